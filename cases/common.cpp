@@ -1,0 +1,47 @@
+#include "cases/common.hpp"
+
+#include <cmath>
+#include <functional>
+
+namespace contactbench::cases {
+
+Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view generator,
+              std::uint64_t index) {
+  // SplitMix-style mixing of the four inputs; std::hash of string_view is stable within one
+  // libstdc++ build, which is all run-twice determinism and sharding need.
+  std::uint64_t h = seed * 0x9E3779B97F4A7C15ULL;
+  h ^= std::hash<std::string_view>{}(family) + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
+  h ^= std::hash<std::string_view>{}(generator) + 0x85EBCA77C2B2AE63ULL + (h << 6) + (h >> 2);
+  h ^= (index + 1) * 0xBF58476D1CE4E5B9ULL;
+  h ^= h >> 31;
+  std::seed_seq seq{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32),
+                    static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(seed)};
+  return Rng(seq);
+}
+
+double uniform(Rng& rng, double lo, double hi) {
+  return std::uniform_real_distribution<double>(lo, hi)(rng);
+}
+
+long uniform_int(Rng& rng, long lo, long hi) {
+  return std::uniform_int_distribution<long>(lo, hi)(rng);
+}
+
+double dyadic(Rng& rng, int bits, long range, double scale) {
+  return std::ldexp(static_cast<double>(uniform_int(rng, -range, range)), -bits) * scale;
+}
+
+double pick_scale(Rng& rng) {
+  static constexpr double scales[] = {0x1p-10, 1.0, 0x1p10};  // ~1e-3, 1, ~1e3, exact
+  return scales[uniform_int(rng, 0, 2)];
+}
+
+void Where::fail(const std::string& field, const std::string& what) const {
+  std::string msg = file.empty() ? std::string("<input>") : file;
+  if (!record.empty()) msg += ": " + record;
+  if (!field.empty()) msg += ": field " + field;
+  msg += ": " + what;
+  throw InputError(msg);
+}
+
+}  // namespace contactbench::cases

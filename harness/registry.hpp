@@ -1,0 +1,35 @@
+// The explicit registry: every reference/fast pair with its agreement class, and every
+// canonical scenario. Tests, `check`, `bench`, `run` and the report all walk these tables.
+#pragma once
+#include "harness/pair.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace contactbench::harness {
+
+struct ScenarioOptions {
+  std::string out_dir = "results/run";  // the scenario writes <out_dir>/<name>.json (and CSV)
+  std::string variant = "both";         // "fast", "reference" or "both"
+  std::map<std::string, std::string> params;  // --param key=value, scenario-specific
+  std::string shared_dir;               // ../shared
+  bool progress = false;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::function<void(const ScenarioOptions&)> run;  // throws InputError on bad parameters
+};
+
+// All pairs, planted-fault entries last (they are skipped unless named explicitly).
+const std::vector<Family>& families();
+const Family* find_family(std::string_view name);
+const std::vector<Scenario>& scenarios();
+const Scenario* find_scenario(std::string_view name);
+
+// Where ../shared is: $CONTACTBENCH_SHARED, else <source dir>/../shared.
+std::string default_shared_dir();
+
+}  // namespace contactbench::harness

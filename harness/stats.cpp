@@ -1,0 +1,180 @@
+#include "harness/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace contactbench::harness {
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::agree: return "agree";
+    case Verdict::boundary: return "boundary";
+    case Verdict::false_positive: return "false_positive";
+    case Verdict::wrong: return "wrong";
+  }
+  return "?";
+}
+
+void LogHistogram::add(double v, const std::string_view label) {
+  ++count;
+  if (!(v >= 0)) v = INFINITY;  // NaN errors count as infinitely large
+  sum += v;
+  if (v > max || count == 1) {
+    if (v >= max) { max = v; max_at = label; }
+  }
+  if (v == 0) { ++zeros; return; }
+  const double e = std::log10(v);
+  if (e < lo_exp) { ++below; return; }
+  if (!(e < hi_exp)) { ++above; return; }
+  ++counts[static_cast<int>((e - lo_exp) * bins_per_decade)];
+}
+
+void LogHistogram::merge(const LogHistogram& o) {
+  for (int i = 0; i < nbins; ++i) counts[i] += o.counts[i];
+  zeros += o.zeros; below += o.below; above += o.above; count += o.count; sum += o.sum;
+  if (o.max > max || (o.max == max && !o.max_at.empty() && max_at.empty())) {
+    max = o.max; max_at = o.max_at;
+  }
+}
+
+double LogHistogram::quantile(double q) const {
+  if (count == 0) return 0;
+  const double target = q * static_cast<double>(count);
+  double seen = static_cast<double>(zeros);
+  if (seen >= target) return 0;
+  seen += static_cast<double>(below);
+  if (seen >= target) return std::pow(10.0, lo_exp);
+  for (int i = 0; i < nbins; ++i) {
+    seen += static_cast<double>(counts[i]);
+    if (seen >= target) return std::pow(10.0, lo_exp + (i + 0.5) / bins_per_decade);
+  }
+  return max;
+}
+
+nlohmann::json LogHistogram::to_json() const {
+  nlohmann::json j;
+  j["lo_log10"] = lo_exp;
+  j["bins_per_decade"] = bins_per_decade;
+  j["counts"] = counts;
+  j["zeros"] = zeros; j["below"] = below; j["above"] = above; j["count"] = count;
+  j["max"] = max; j["max_at"] = max_at;
+  j["mean"] = count ? sum / static_cast<double>(count) : 0.0;
+  j["sum"] = sum;
+  j["median"] = quantile(0.5);
+  return j;
+}
+
+LogHistogram LogHistogram::from_json(const nlohmann::json& j) {
+  LogHistogram h;
+  auto c = j.at("counts").get<std::vector<std::uint64_t>>();
+  for (int i = 0; i < nbins && i < static_cast<int>(c.size()); ++i) h.counts[i] = c[i];
+  h.zeros = j.at("zeros"); h.below = j.at("below"); h.above = j.at("above");
+  h.count = j.at("count"); h.max = j.at("max"); h.max_at = j.at("max_at"); h.sum = j.at("sum");
+  return h;
+}
+
+void Counts::add(Verdict v) {
+  ++queries;
+  switch (v) {
+    case Verdict::agree: ++agree; break;
+    case Verdict::boundary: ++boundary; break;
+    case Verdict::false_positive: ++false_positive; break;
+    case Verdict::wrong: ++wrong; break;
+  }
+}
+
+void Counts::merge(const Counts& o) {
+  queries += o.queries; agree += o.agree; boundary += o.boundary;
+  false_positive += o.false_positive; wrong += o.wrong;
+}
+
+nlohmann::json Counts::to_json() const {
+  return {{"queries", queries}, {"agree", agree}, {"boundary", boundary},
+          {"false_positive", false_positive}, {"wrong", wrong}};
+}
+
+Counts Counts::from_json(const nlohmann::json& j) {
+  Counts c;
+  c.queries = j.at("queries"); c.agree = j.at("agree"); c.boundary = j.at("boundary");
+  c.false_positive = j.at("false_positive"); c.wrong = j.at("wrong");
+  return c;
+}
+
+void FamilyStats::add_example(Verdict v, Example e) {
+  auto& list = examples[to_string(v)];
+  list.push_back(std::move(e));
+  // Keep the lowest (source, index) so results do not depend on thread scheduling.
+  if (list.size() > 2 * max_examples) {
+    std::sort(list.begin(), list.end(), [](const Example& a, const Example& b) {
+      return std::tie(a.source, a.index) < std::tie(b.source, b.index);
+    });
+    list.resize(max_examples);
+  }
+}
+
+void FamilyStats::merge(const FamilyStats& o) {
+  if (family.empty()) family = o.family;
+  total.merge(o.total);
+  for (const auto& [k, v] : o.by_source) by_source[k].merge(v);
+  for (const auto& [k, v] : o.errors) errors[k].merge(v);
+  for (const auto& [k, v] : o.error_bound) error_bound[k] = std::max(error_bound[k], v);
+  for (const auto& [k, v] : o.time_ns) time_ns[k].merge(v);
+  for (const auto& [k, list] : o.examples) {
+    auto& mine = examples[k];
+    mine.insert(mine.end(), list.begin(), list.end());
+  }
+  for (auto& [k, list] : examples) {
+    std::sort(list.begin(), list.end(), [](const Example& a, const Example& b) {
+      return std::tie(a.source, a.index) < std::tie(b.source, b.index);
+    });
+    if (list.size() > max_examples) list.resize(max_examples);
+  }
+}
+
+nlohmann::json FamilyStats::to_json() const {
+  nlohmann::json j = total.to_json();
+  j["family"] = family;
+  for (const auto& [k, v] : by_source) j["by_source"][k] = v.to_json();
+  for (const auto& [k, v] : errors) {
+    j["errors"][k] = v.to_json();
+    j["errors"][k]["bound"] = error_bound.count(k) ? error_bound.at(k) : 0.0;
+  }
+  for (const auto& [k, v] : time_ns) j["time_ns"][k] = v.to_json();
+  j["examples"] = nlohmann::json::object();
+  for (const auto& [k, list] : examples) {
+    auto& arr = j["examples"][k] = nlohmann::json::array();
+    for (const auto& e : list) {
+      nlohmann::json b = e.body;
+      b["source"] = e.source;
+      b["index"] = e.index;
+      arr.push_back(b);
+    }
+  }
+  return j;
+}
+
+FamilyStats FamilyStats::from_json(const nlohmann::json& j) {
+  FamilyStats s;
+  s.family = j.at("family");
+  s.total = Counts::from_json(j);
+  if (j.contains("by_source"))
+    for (const auto& [k, v] : j["by_source"].items()) s.by_source[k] = Counts::from_json(v);
+  if (j.contains("errors"))
+    for (const auto& [k, v] : j["errors"].items()) {
+      s.errors[k] = LogHistogram::from_json(v);
+      s.error_bound[k] = v.value("bound", 0.0);
+    }
+  if (j.contains("time_ns"))
+    for (const auto& [k, v] : j["time_ns"].items()) s.time_ns[k] = LogHistogram::from_json(v);
+  if (j.contains("examples"))
+    for (const auto& [k, arr] : j["examples"].items())
+      for (const auto& b : arr) {
+        Example e{b.value("source", ""), b.value("index", std::uint64_t{0}), b};
+        e.body.erase("source");
+        e.body.erase("index");
+        s.examples[k].push_back(std::move(e));
+      }
+  return s;
+}
+
+}  // namespace contactbench::harness

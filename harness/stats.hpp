@@ -1,0 +1,64 @@
+// Agreement statistics of one family: counts per query source, continuous-error
+// distributions, timings and the first disagreeing examples. Mergeable (shards, threads).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace contactbench::harness {
+
+enum class Verdict { agree, boundary, false_positive, wrong };
+const char* to_string(Verdict v);
+
+// Decade histogram of non-negative values, fixed layout so shards merge by addition:
+// bins of width 1/4 decade from 1e-24 up to 1e12; zeros and values beyond counted apart.
+struct LogHistogram {
+  static constexpr double lo_exp = -24, hi_exp = 12;
+  static constexpr int bins_per_decade = 4;
+  static constexpr int nbins = static_cast<int>((hi_exp - lo_exp) * bins_per_decade);
+  std::array<std::uint64_t, nbins> counts{};
+  std::uint64_t zeros = 0, below = 0, above = 0, count = 0;
+  double max = 0, sum = 0;
+  std::string max_at;  // label of the query that set max
+  void add(double v, const std::string_view label);
+  void merge(const LogHistogram& o);
+  double quantile(double q) const;  // bin-centre estimate
+  nlohmann::json to_json() const;
+  static LogHistogram from_json(const nlohmann::json& j);
+};
+
+struct Counts {
+  std::uint64_t queries = 0, agree = 0, boundary = 0, false_positive = 0, wrong = 0;
+  void add(Verdict v);
+  void merge(const Counts& o);
+  nlohmann::json to_json() const;
+  static Counts from_json(const nlohmann::json& j);
+};
+
+struct Example {
+  std::string source;  // "canonical", "random", "degenerate", a data set name
+  std::uint64_t index = 0;
+  nlohmann::json body;  // label, query, reference, fast, detail
+};
+
+struct FamilyStats {
+  std::string family;
+  Counts total;
+  std::map<std::string, Counts> by_source;
+  std::map<std::string, LogHistogram> errors;       // field -> |error| / bound-unit
+  std::map<std::string, double> error_bound;        // field -> largest stated bound met
+  std::map<std::string, LogHistogram> time_ns;      // "reference"/"fast" -> ns per query
+  std::map<std::string, std::vector<Example>> examples;  // verdict -> examples
+  static constexpr std::size_t max_examples = 200;
+
+  void merge(const FamilyStats& o);
+  void add_example(Verdict v, Example e);
+  nlohmann::json to_json() const;
+  static FamilyStats from_json(const nlohmann::json& j);
+};
+
+}  // namespace contactbench::harness
