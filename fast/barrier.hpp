@@ -1,0 +1,47 @@
+// Fast (double) ground barrier of the book (ipc-square-drop.txt, Implementation 8.3.1).
+//   b(d) = A d̂ (κ/2)(s - 1) ln s,   b'(d) = A d̂ (κ/2)(ln s / d̂ + (s - 1)/d),
+//   b''(d) = A d̂ κ (d + d̂) / (2 d² d̂),   s = d/d̂, 0 < d < d̂; all zero for d >= d̂.
+//
+// Deviations from the reference (reference/barrier.hpp, MPFR at 256 bits rounded once):
+// the book computes s - 1 and ln s from the rounded s = d/d̂; as s -> 1 that loses
+// log2(1/(1-s)) bits of both (at d = d̂(1 - 1e-8), about 27). Here s - 1 = (d - d̂)/d̂,
+// where d - d̂ is exact (Sterbenz) for d >= d̂/2, and ln s = log1p(s - 1) for s >= 1/2,
+// log(s) below. With that every field is within 10 ULP of the correctly rounded value
+// (derivation in harness/pairs/barrier.cpp), for d/d̂ in [1e-12, 1) and no intermediate
+// overflow or underflow (d >= 1e-150). Otherwise the operations and their order are the
+// book's.
+//
+// Precondition d > 0: the caller (the CCD-bounded line search) never lets a node reach
+// the ground. A violation (d <= 0 or NaN) throws std::domain_error rather than returning
+// a NaN that a line search comparing energies with `>` would silently accept.
+#pragma once
+#include "cases/barrier.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace contactbench::fast {
+
+struct BarrierTerms {
+  double value, gradient, hessian;
+};
+
+// The kernel on plain numbers, inlined into the square-drop scenario's inner loops.
+// Only for 0 < d < dhat (the caller has tested d < dhat, as the book's loop does).
+inline BarrierTerms barrier_terms(double d, double dhat, double kappa, double area) {
+  if (!(d > 0)) throw std::domain_error("barrier: distance to the ground must be > 0");
+  const double s = d / dhat;
+  const double sm1 = s >= 0.5 ? (d - dhat) / dhat : s - 1;  // s - 1, without cancellation
+  const double ln_s = s >= 0.5 ? std::log1p(sm1) : std::log(s);
+  const double a_dhat = area * dhat;
+  BarrierTerms t;
+  t.value = a_dhat * kappa / 2 * sm1 * ln_s;
+  t.gradient = a_dhat * (kappa / 2 * (ln_s / dhat + sm1 / d));
+  t.hessian = a_dhat * kappa / (2 * d * d * dhat) * (d + dhat);
+  return t;
+}
+
+// The pair's entry point (same signature as reference::barrier).
+cases::BarrierResult barrier(const cases::BarrierQuery& q);
+
+}  // namespace contactbench::fast

@@ -1,0 +1,47 @@
+// Fast (double) ground CCD of the book (ipc-square-drop.txt, Implementation 8.3.2,
+// BarrierEnergy.init_step_size), operation for operation:
+//   alpha = 1; for i with p_y < 0: alpha = min(alpha, 0.9 * (y_ground - y_i) / p_y)
+// i.e. (0.9 * (y_ground - y_i)) / p_y rounded after each operation, and Python's min,
+// which keeps the earlier value on ties.
+//
+// Deviations from the reference (reference/ground_ccd.hpp: the exact rational value of
+// the same formula with the decimal 9/10, rounded once): the subtraction, the product by
+// the double 0.9 (itself 2.2e-17 above 9/10) and the division each round, so alpha is
+// within 4 ULP of the reference (harness/pairs/ground_ccd.cpp) and `binding` may differ
+// only where two candidates are within a relative 8·2^-53 of each other.
+//
+// Precondition y_i > y_ground for every node; a violation throws std::domain_error.
+#pragma once
+#include "cases/ground_ccd.hpp"
+
+#include <cstddef>
+#include <stdexcept>
+
+namespace contactbench::fast {
+
+struct GroundCcdStep {
+  double alpha;
+  int binding;
+};
+
+// Heights y[i*stride], directions py[i*stride] for i < n: the scenario passes its
+// interleaved (x, y) arrays directly (stride 2), the pair its plain vectors (stride 1).
+inline GroundCcdStep ground_ccd_step(const double* y, const double* py, std::size_t n,
+                                     std::ptrdiff_t stride, double y_ground) {
+  GroundCcdStep r{1.0, -1};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double yi = y[static_cast<std::ptrdiff_t>(i) * stride];
+    const double pi = py[static_cast<std::ptrdiff_t>(i) * stride];
+    if (!(yi > y_ground)) throw std::domain_error("ground_ccd: node on or below the ground");
+    if (pi < 0) {
+      const double c = 0.9 * (y_ground - yi) / pi;
+      if (c < r.alpha) r = {c, static_cast<int>(i)};  // min(alpha, c) keeps alpha on ties
+    }
+  }
+  return r;
+}
+
+// The pair's entry point (same signature as reference::ground_ccd).
+cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q);
+
+}  // namespace contactbench::fast

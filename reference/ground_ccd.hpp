@@ -1,0 +1,18 @@
+// Reference ground CCD (ipc-square-drop.txt, Implementation 8.3.2): the exact rational
+// value of the book's formula
+//   alpha = min(1, min over i with p_y < 0 of (9/10) (y_ground - y_i) / p_y)
+// at the exact double inputs (GMP rationals), rounded once to the nearest double. The
+// book's 0.9 is taken as the decimal 9/10 it stands for; the double 0.9 is one of the
+// fast variant's roundings. `binding` follows the book's loop (first node attaining the
+// minimum, -1 when the cap 1 is not beaten) and `margin` is its exact relative gap.
+//
+// Same precondition and error reporting as fast::ground_ccd (y_i > y_ground, else
+// std::domain_error).
+#pragma once
+#include "cases/ground_ccd.hpp"
+
+namespace contactbench::reference {
+
+cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q);
+
+}  // namespace contactbench::reference
