@@ -64,6 +64,20 @@ struct Params {
 // x-neighbours, then y-neighbours, then per cell the two diagonals (README "Square drop").
 std::vector<std::array<int, 2>> square_springs(int n_seg);
 
+// numpy's LA.norm(p, inf) of p viewed as an N x 2 array (time_integrator.py): the largest
+// row sum |p_x| + |p_y| over nodes, not the largest entry (README "Square drop", step 3).
+template <class Vec>
+typename Vec::Scalar node_inf_norm(const Vec& p) {
+  using S = typename Vec::Scalar;
+  S best(0);
+  for (Eigen::Index i = 0; i + 1 < p.size(); i += 2) {
+    using std::abs;
+    const S r = abs(p[i]) + abs(p[i + 1]);
+    if (r > best) best = r;
+  }
+  return best;
+}
+
 // A safety net the book does not have: a Newton loop that never converges throws rather
 // than hanging the harness. The book's runs take at most a handful of iterations.
 inline constexpr int max_newton_iterations = 1000;
@@ -130,7 +144,7 @@ class Simulator {
     S e_last = ip_value(x_);
     search_direction();
     int iter = 0;
-    while (inf_norm(p_) / h_ > tol_) {
+    while (node_inf_norm(p_) / h_ > tol_) {
       if (iter == max_newton_iterations)
         throw std::runtime_error("square_drop: Newton did not converge");
       // Filter line search: CCD bound, then halve while the energy went up (equality accepted).
@@ -173,17 +187,6 @@ class Simulator {
   S incremental_potential() const { return ip_value(x_); }
 
  private:
-  // numpy's LA.norm(p, inf) of p as an N x 2 array: the largest row sum |p_x| + |p_y|.
-  S inf_norm(const Vec& p) const {
-    S best(0);
-    for (int i = 0; i < nodes_; ++i) {
-      using std::abs;
-      const S r = abs(p[2 * i]) + abs(p[2 * i + 1]);
-      if (r > best) best = r;
-    }
-    return best;
-  }
-
   // MassSpringEnergy.val: Σ l2 * 0.5 * k * (|d|²/l2 - 1)².
   S spring_energy(const Vec& x) const {
     S sum(0);

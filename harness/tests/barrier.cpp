@@ -1,0 +1,200 @@
+// Suite `barrier`: the book's ground barrier (ipc-square-drop.txt, Implementation 8.3.1).
+#include "harness/pairs/barrier.hpp"
+#include "harness/pairs/ulp.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace contactbench;
+using cases::BarrierQuery;
+
+namespace {
+
+constexpr long double ln2 = 0.693147180559945309417232121458176568L;
+
+// |r - exact| <= 0.5 ULP of r (plus a hair for the long-double evaluation of `exact`).
+bool correctly_rounded(double r, long double exact) {
+  const double spacing = std::abs(std::nextafter(r, static_cast<double>(exact)) - r);
+  return std::abs(static_cast<long double>(r) - exact) <= 0.5000001L * spacing;
+}
+
+// Central difference of f at d with step delta.
+template <class F>
+double central(F f, double d, double delta) {
+  return (f(d + delta) - f(d - delta)) / (2 * delta);
+}
+
+// Distances to test: s = d/d̂ at every decade 1e-12 ... 1e-1, and 1 - 10^-k for k = 1..10.
+std::vector<double> decade_ratios() {
+  std::vector<double> s;
+  for (int k = 12; k >= 1; --k) s.push_back(std::pow(10.0, -k));
+  for (int k = 1; k <= 10; ++k) s.push_back(1 - std::pow(10.0, -k));
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(barrier)
+
+BOOST_AUTO_TEST_SUITE(reference)
+
+// s = 1/2: b = A d̂ κ ln2 / 4, b' = -(Aκ/2)(1 + ln 2), b'' = Aκ (3d̂/2) / (2 d̂²/4) = 3Aκ/d̂.
+BOOST_AUTO_TEST_CASE(closed_forms_at_half_dhat) {
+  {  // unit constants: d = 1/2, d̂ = κ = A = 1
+    const auto r = contactbench::reference::barrier({0.5, 1.0, 1.0, 1.0});
+    BOOST_TEST(r.active);
+    BOOST_TEST(correctly_rounded(r.value, ln2 / 4));
+    BOOST_TEST(correctly_rounded(r.gradient, -(1 + ln2) / 2));
+    BOOST_TEST(r.hessian == 3.0);
+  }
+  {  // the book's constants: 0.005 is exactly half of the double 0.01
+    const double dhat = 0.01;
+    BOOST_REQUIRE(0.005 == dhat / 2);
+    const auto r = contactbench::reference::barrier({0.005, dhat, 1e5, 0.25});
+    const long double A = 0.25L, K = 1e5L, D = dhat;
+    BOOST_TEST(correctly_rounded(r.value, A * D * K * ln2 / 4));
+    BOOST_TEST(correctly_rounded(r.gradient, -A * K / 2 * (1 + ln2)));
+    BOOST_TEST(correctly_rounded(r.hessian, 3 * A * K / D));
+  }
+  // s = 1/4 with unit constants: b = (3/4) ln 2 · ... = (1/2)(-3/4)(-2 ln 2) = (3/4) ln 2,
+  // b' = (1/2)(ln(1/4) + (-3/4)/(1/4)) = -(ln 2 + 3/2), b'' = (5/4)/(2/16) = 10.
+  const auto q = contactbench::reference::barrier({0.25, 1.0, 1.0, 1.0});
+  BOOST_TEST(correctly_rounded(q.value, 3 * ln2 / 4));
+  BOOST_TEST(correctly_rounded(q.gradient, -(ln2 + 1.5L)));
+  BOOST_TEST(q.hessian == 10.0);
+}
+
+BOOST_AUTO_TEST_CASE(zero_at_and_above_dhat) {
+  for (double d : {0.01, std::nextafter(0.01, 1.0), 0.02, 1e300,
+                   std::numeric_limits<double>::infinity()}) {
+    for (auto r : {contactbench::reference::barrier({d, 0.01, 1e5, 0.25}),
+                   contactbench::fast::barrier({d, 0.01, 1e5, 0.25})}) {
+      BOOST_TEST(!r.active);
+      BOOST_TEST(r.value == 0.0);
+      BOOST_TEST(r.gradient == 0.0);
+      BOOST_TEST(r.hessian == 0.0);
+    }
+  }
+  // One ulp inside: active, value positive and tiny, pushing up (gradient < 0).
+  const auto in = contactbench::reference::barrier({std::nextafter(0.01, 0.0), 0.01, 1e5, 0.25});
+  BOOST_TEST(in.active);
+  BOOST_TEST(in.value > 0.0);
+  BOOST_TEST(in.value < 1e-25);
+  BOOST_TEST(in.gradient < 0.0);
+  BOOST_TEST(in.hessian > 0.0);
+}
+
+// The reference's own derivatives agree with central differences of its value.
+BOOST_AUTO_TEST_CASE(derivatives_consistent) {
+  const double dhat = 0.01;
+  auto val = [&](double d) { return contactbench::reference::barrier({d, dhat, 1e5, 0.25}).value; };
+  auto grad = [&](double d) { return contactbench::reference::barrier({d, dhat, 1e5, 0.25}).gradient; };
+  for (double s : decade_ratios()) {
+    const double d = s * dhat, delta = 1e-5 * std::min(d, dhat - d);
+    const auto r = contactbench::reference::barrier({d, dhat, 1e5, 0.25});
+    BOOST_TEST(central(val, d, delta) == r.gradient, boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(central(grad, d, delta) == r.hessian, boost::test_tools::tolerance(1e-6));
+  }
+}
+
+// d <= 0 (and NaN) is the caller's error: both kernels throw, the loader names the field.
+BOOST_AUTO_TEST_CASE(nonpositive_distance_is_an_error) {
+  for (double d : {0.0, -0.0, -1e-300, -0.005, std::numeric_limits<double>::quiet_NaN(),
+                   -std::numeric_limits<double>::infinity()}) {
+    BOOST_CHECK_THROW(contactbench::reference::barrier({d, 0.01, 1e5, 0.25}), std::domain_error);
+    BOOST_CHECK_THROW(contactbench::fast::barrier({d, 0.01, 1e5, 0.25}), std::domain_error);
+  }
+  const cases::Where w{"queries.jsonl", "line 3"};
+  for (const char* text : {R"({"d": 0})", R"({"d": -0.001})", R"({"d": "nan"})", R"({"d": 0.005, "dhat": 0})",
+                           R"({"dhat": 0.01})"}) {
+    try {
+      harness::BarrierPair::query_from_json(nlohmann::json::parse(text), w);
+      BOOST_ERROR("accepted " << text);
+    } catch (const cases::InputError& e) {
+      const std::string msg = e.what();
+      BOOST_TEST(msg.find("queries.jsonl: line 3: field ") == 0, msg);
+    }
+  }
+  const auto ok = harness::BarrierPair::query_from_json(nlohmann::json::parse(R"({"d": 0.005})"), w);
+  BOOST_TEST(ok.dhat == 0.01);
+  BOOST_TEST(ok.kappa == 1e5);
+  BOOST_TEST(ok.area == 0.25);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(fast)
+
+// Finite differences of the fast value and gradient across decades of d/d̂, 1e-12 ... 1.
+BOOST_AUTO_TEST_CASE(finite_differences_across_decades) {
+  for (double dhat : {0.01, 1.0, 1024.0}) {
+    auto val = [&](double d) { return contactbench::fast::barrier({d, dhat, 1e5, 0.25}).value; };
+    auto grad = [&](double d) { return contactbench::fast::barrier({d, dhat, 1e5, 0.25}).gradient; };
+    for (double s : decade_ratios()) {
+      const double d = s * dhat, delta = 1e-5 * std::min(d, dhat - d);
+      const auto r = contactbench::fast::barrier({d, dhat, 1e5, 0.25});
+      BOOST_TEST_CONTEXT("d/dhat = " << s << ", dhat = " << dhat) {
+        BOOST_TEST(r.value > 0.0);
+        BOOST_TEST(r.gradient < 0.0);
+        BOOST_TEST(r.hessian > 0.0);
+        BOOST_TEST(central(val, d, delta) == r.gradient, boost::test_tools::tolerance(1e-6));
+        BOOST_TEST(central(grad, d, delta) == r.hessian, boost::test_tools::tolerance(1e-6));
+      }
+    }
+  }
+}
+
+// Near s = 1 the book's formula (s - 1 and ln s from the rounded s) loses bits; the fast
+// kernel does not: it stays within the stated bound where the literal formula does not.
+BOOST_AUTO_TEST_CASE(no_cancellation_near_dhat) {
+  const double dhat = 0.01, kappa = 1e5, A = 0.25;
+  double worst_book = 0;
+  for (int k = 4; k <= 12; ++k) {
+    const double d = dhat * (1 - std::pow(10.0, -k));
+    const auto ref = contactbench::reference::barrier({d, dhat, kappa, A});
+    const auto f = contactbench::fast::barrier({d, dhat, kappa, A});
+    BOOST_TEST(harness::ulp_error(f.value, ref.value) <= harness::BarrierPair::ulp_bound);
+    BOOST_TEST(harness::ulp_error(f.gradient, ref.gradient) <= harness::BarrierPair::ulp_bound);
+    const double s = d / dhat;  // BarrierEnergy.val, literally
+    const double book = A * dhat * kappa / 2 * (s - 1) * std::log(s);
+    worst_book = std::max(worst_book, harness::ulp_error(book, ref.value));
+  }
+  BOOST_TEST_MESSAGE("literal book formula near s = 1: up to " << worst_book << " ULP");
+  BOOST_TEST(worst_book > 1000.0);
+}
+
+BOOST_AUTO_TEST_CASE(run_twice_deterministic) {
+  cases::Rng rng(7);
+  for (int i = 0; i < 1000; ++i) {
+    const auto q = cases::random_barrier(rng);
+    const auto a = contactbench::fast::barrier(q), b = contactbench::fast::barrier(q);
+    BOOST_TEST(std::memcmp(&a, &b, sizeof a) == 0);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(agreement)
+
+// Canonical, random and degenerate queries: every field within the stated ULP bound.
+BOOST_AUTO_TEST_CASE(within_ulp_bound) {
+  harness::CheckOptions o;
+  o.n = 20000;
+  o.seed = 11;
+  o.timing = false;
+  const auto s = harness::detail::check<harness::BarrierPair>(o);
+  BOOST_TEST_MESSAGE("barrier: " << s.total.queries << " queries, max ULP value "
+                                 << s.errors.at("value_ulp").max << ", gradient "
+                                 << s.errors.at("gradient_ulp").max << ", hessian "
+                                 << s.errors.at("hessian_ulp").max);
+  BOOST_TEST(s.total.wrong == 0u);
+  BOOST_TEST(s.total.boundary == 0u);
+  BOOST_TEST(s.total.queries == 20000u + harness::BarrierPair::canonical(o).size());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,196 @@
+// Suite `square_drop`: the book's square drop (ipc-square-drop.txt; README "Square drop").
+#include "harness/registry.hpp"
+#include "harness/scenarios/square_drop.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <Eigen/Eigenvalues>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include <unistd.h>
+
+using namespace contactbench;
+using namespace contactbench::harness::square_drop;
+
+namespace {
+
+// Both runs, computed once for the whole suite (the MPFR run takes a few seconds).
+struct Runs {
+  Trajectory fast, reference;
+  Runs() {
+    Params p;  // n_seg 4, 600 steps
+    fast = simulate_fast(p);
+    reference = simulate_reference(p, 128);
+  }
+};
+const Runs& runs() {
+  static const Runs r;
+  return r;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(square_drop)
+
+// Node 5i + j at (-0.5 + 0.25 i, -0.5 + 0.25 j); springs x-neighbours, y-neighbours, then
+// the two diagonals of each cell; mass 40, contact area 0.25, rest lengths from the mesh.
+BOOST_AUTO_TEST_CASE(mesh_as_the_book) {
+  Simulator<FastKernels> sim(4);
+  BOOST_TEST(sim.nodes() == 25);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      BOOST_TEST(sim.x()[2 * (5 * i + j)] == -0.5 + 0.25 * i);
+      BOOST_TEST(sim.x()[2 * (5 * i + j) + 1] == -0.5 + 0.25 * j);
+    }
+  const auto& e = sim.springs();
+  BOOST_REQUIRE(e.size() == 72u);
+  std::size_t s = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 5; ++j, ++s) {
+      BOOST_TEST(e[s][0] == 5 * i + j);
+      BOOST_TEST(e[s][1] == 5 * (i + 1) + j);
+      BOOST_TEST(sim.rest_length2()[s] == 0.0625);
+    }
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 4; ++j, ++s) {
+      BOOST_TEST(e[s][0] == 5 * i + j);
+      BOOST_TEST(e[s][1] == 5 * i + j + 1);
+    }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j, s += 2) {
+      BOOST_TEST(e[s][0] == 5 * i + j);
+      BOOST_TEST(e[s][1] == 5 * (i + 1) + j + 1);
+      BOOST_TEST(e[s + 1][0] == 5 * (i + 1) + j);
+      BOOST_TEST(e[s + 1][1] == 5 * i + j + 1);
+      BOOST_TEST(sim.rest_length2()[s] == 0.125);
+    }
+  BOOST_TEST(sim.mass() == 40.0);
+  BOOST_TEST(sim.contact_area() == 0.25);
+  BOOST_TEST(square_springs(8).size() == 2u * 8 * 9 + 2u * 8 * 8);
+}
+
+// t = 0: at rest, springs at rest length, Σy = 0 so gravity energy 0, no node within d̂.
+// After step 1 (free fall, uniform translation: springs stay at rest): implicit Euler
+// gives y1 = y0 - h² g, v1 = -h g; kinetic ½·1000·(hg)², gravity 1000·g·(-h² g).
+BOOST_AUTO_TEST_CASE(energies_by_hand) {
+  const auto& f = runs().fast;
+  BOOST_TEST(f.kinetic[0] == 0.0);
+  BOOST_TEST(f.spring[0] == 0.0);
+  BOOST_TEST(f.gravity[0] == 0.0);
+  BOOST_TEST(f.barrier[0] == 0.0);
+  BOOST_TEST(f.min_height[0] == 0.5);
+  const double h = 0.01, g = 9.81, M = 1000;
+  BOOST_TEST(f.iterations[1] == 1);
+  for (int i = 0; i < 25; ++i) {
+    BOOST_TEST(f.position(1, i, 0) == f.position(0, i, 0));
+    BOOST_TEST(f.position(1, i, 1) == f.position(0, i, 1) - h * h * g,
+               boost::test_tools::tolerance(1e-13));
+  }
+  BOOST_TEST(f.kinetic[1] == 0.5 * M * (h * g) * (h * g), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(f.gravity[1] == -M * g * h * h * g, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(std::abs(f.spring[1]) < 1e-20);
+}
+
+// numpy's matrix infinity norm of p as N x 2: the largest |p_x| + |p_y|, not max |entry|.
+BOOST_AUTO_TEST_CASE(stopping_norm_is_row_sum) {
+  Eigen::VectorXd p(4);
+  p << 3, -4, 1, 1;
+  BOOST_TEST(node_inf_norm(p) == 7.0);
+}
+
+// The closed-form projection of the fast kernels equals the book's make_PSD (symmetric
+// eigendecomposition, negative eigenvalues set to 0) on stretched, compressed and
+// collapsed springs.
+BOOST_AUTO_TEST_CASE(closed_form_psd_matches_eigendecomposition) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int t = 0; t < 2000; ++t) {
+    const double l2 = 0.0625 * (1 + u(rng) * 0.5), k = 2e4;
+    const double scale = std::sqrt(l2) * (t % 4 == 0 ? 0.3 : 1 + 0.6 * u(rng));
+    const double ang = 3.2 * u(rng), dx = scale * std::cos(ang), dy = scale * std::sin(ang);
+    Eigen::Matrix4d closed;
+    FastKernels::spring_hessian(dx, dy, l2, k, closed);
+    const double c = 2 * k / l2, off = dx * dx + dy * dy - l2;
+    Eigen::Matrix2d hd;
+    hd << c * (2 * dx * dx + off), c * 2 * dx * dy, c * 2 * dx * dy, c * (2 * dy * dy + off);
+    Eigen::Matrix4d block;
+    block << hd, -hd, -hd, hd;
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> es(block);
+    Eigen::Vector4d lam = es.eigenvalues().cwiseMax(0.0);
+    const Eigen::Matrix4d book = es.eigenvectors() * lam.asDiagonal() * es.eigenvectors().transpose();
+    BOOST_TEST((closed - book).norm() <= 1e-12 * (block.norm() + 1), "trial " << t);
+    BOOST_TEST(Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d>(closed).eigenvalues().minCoeff() >=
+               -1e-12 * block.norm());
+  }
+}
+
+// Both runs: every node strictly above the ground in every state, identical Newton
+// iteration counts in every step, positions within the stated bound, same key frames.
+BOOST_AUTO_TEST_CASE(fast_and_reference_agree) {
+  const auto& r = runs();
+  BOOST_REQUIRE(r.fast.iterations.size() == 601u);
+  BOOST_REQUIRE(r.reference.iterations.size() == 601u);
+  for (const auto* t : {&r.fast, &r.reference})
+    for (std::size_t k = 0; k < t->min_height.size(); ++k)
+      BOOST_TEST_REQUIRE(t->min_height[k] > 0.0, t->variant << " state " << k);
+  const auto c = compare(r.fast, r.reference);
+  BOOST_TEST(c.iteration_mismatches.empty());
+  BOOST_TEST_MESSAGE("square_drop: max |x_fast - x_reference| = "
+                     << c.max_position_difference << " m at state "
+                     << c.max_position_difference_state);
+  BOOST_TEST(c.max_position_difference <= position_bound);
+  const auto kf = key_frames(r.fast, 0.01), kr = key_frames(r.reference, 0.01);
+  BOOST_TEST(kf.first_within_dhat == kr.first_within_dhat);
+  BOOST_TEST(kf.max_compression == kr.max_compression);
+  BOOST_TEST(kf.at_rest == kr.at_rest);
+  // The drop hits: a node comes within d̂, and the square comes to rest within 600 steps,
+  // after which every step takes zero Newton updates.
+  BOOST_TEST(kf.first_within_dhat > 0);
+  BOOST_TEST(kf.at_rest > kf.max_compression);
+  for (std::size_t k = static_cast<std::size_t>(kf.at_rest) + 1; k < r.fast.iterations.size(); ++k)
+    BOOST_TEST_REQUIRE(r.fast.iterations[k] == 0);
+  BOOST_TEST(r.fast.iterations[static_cast<std::size_t>(kf.at_rest)] > 0);
+}
+
+// `contactbench run square_drop`: output files and their format; bad parameters.
+BOOST_AUTO_TEST_CASE(scenario_output) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("contactbench_square_drop_" + std::to_string(::getpid()));
+  harness::ScenarioOptions o;
+  o.out_dir = dir.string();
+  o.params = {{"steps", "40"}};
+  run(o);
+  std::ifstream in(dir / "square_drop.json");
+  const auto j = nlohmann::json::parse(in);
+  BOOST_TEST(j.at("schema") == "contactbench.square_drop/1");
+  for (const char* v : {"fast", "reference"}) {
+    const auto& run = j.at("runs").at(v);
+    BOOST_TEST(run.at("iterations").size() == 41u);
+    BOOST_TEST(run.at("x").size() == 41u);
+    BOOST_TEST(run.at("x")[0].size() == 50u);
+    BOOST_TEST(run.at("energy").at("barrier").size() == 41u);
+    BOOST_TEST(run.at("key_frames").at("first_within_dhat") == 32);
+  }
+  BOOST_TEST(j.at("comparison").at("within_bound") == true);
+  BOOST_TEST(j.at("mesh").at("springs").size() == 72u);
+  std::ifstream csv(dir / "square_drop.csv");
+  std::string line;
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  BOOST_TEST(lines == 1 + 2 * 41);
+  std::filesystem::remove_all(dir);
+
+  for (auto bad : std::vector<std::map<std::string, std::string>>{
+           {{"n_seg", "0"}}, {{"steps", "abc"}}, {{"precision", "64"}}, {{"nseg", "4"}}}) {
+    harness::ScenarioOptions b;
+    b.out_dir = dir.string();
+    b.params = bad;
+    BOOST_CHECK_THROW(run(b), cases::InputError);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
