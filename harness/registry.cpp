@@ -1,7 +1,10 @@
 #include "harness/registry.hpp"
 
+#include "harness/pairs/barrier.hpp"
 #include "harness/pairs/closest_feature.hpp"
+#include "harness/pairs/ground_ccd.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
+#include "harness/scenarios/square_drop.hpp"
 
 #include <cstdlib>
 
@@ -21,6 +24,14 @@ const std::vector<Family>& families() {
           Agreement::approximate,
           "region excused only within 32u·kappa·(1+R/L)^2·(L/l) of a boundary (forward error of "
           "the degree-4 side tests); point and squared distance within the same bound"),
+      make_family<BarrierPair>(
+          Agreement::approximate,
+          "value, gradient, Hessian within 10 ULP of MPFR-256 rounded once (<= 8.5u forward error "
+          "of the cancellation-free double formula, + 0.5 ULP); `active` exact (d < dhat)"),
+      make_family<GroundCcdPair>(
+          Agreement::approximate,
+          "alpha within 4 ULP of the exact rational rounded once (3 roundings + the double 0.9); "
+          "binding excused within a relative gap of 8u between candidates"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       planted(make_family<ClosestFeatureVertexSnapFault>(
                   Agreement::approximate, "planted fault: labels points near vertex a as vertex0",
@@ -39,6 +50,10 @@ const std::vector<Scenario>& scenarios() {
       {"closest_feature_regions",
        "regions of one triangle and boundary-heavy queries, reference vs fast labels",
        &run_closest_feature_regions},
+      {"square_drop",
+       "the book's mass-spring square dropped on an IPC-barrier ground: fast (double) and "
+       "reference (MPFR-128, exact CCD) runs, per-step positions, iterations, energies",
+       &square_drop::run},
   };
   return table;
 }

@@ -223,41 +223,64 @@ class Simulator {
     return inertia + h2_ * (spring_energy(x) + gravity_energy(x) + barrier_energy(x));
   }
 
-  // The lower triangle of the Hessian's fixed sparsity pattern (diagonal + the 4x4 block
-  // of every spring), and for every spring the value slots of its 10 lower entries. The
-  // pattern never changes, so the symbolic factorization (AMD ordering, elimination tree)
-  // is computed once here.
+  // The Hessian's sparsity pattern never changes (diagonal + the 4x4 block of every
+  // spring), so everything symbolic is done once here: a fill-reducing AMD ordering, the
+  // upper triangle of the permuted matrix P H Pᵀ, the value slot of every entry each spring
+  // and node contributes to, and the elimination tree. The Newton loop then only writes
+  // values into those slots and refactorizes: no permutation copy, no allocation.
   void build_pattern() {
     const int ndof = 2 * nodes_;
+    auto spring_dofs = [](const std::array<int, 2>& e) {
+      return std::array<int, 4>{2 * e[0], 2 * e[0] + 1, 2 * e[1], 2 * e[1] + 1};
+    };
     std::vector<Eigen::Triplet<S, int>> trips;
-    for (int i = 0; i < ndof; ++i) trips.emplace_back(i, i, S(0));
-    for (const auto& e : springs_) {
-      const int dof[4] = {2 * e[0], 2 * e[0] + 1, 2 * e[1], 2 * e[1] + 1};
-      for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c)
-          if (dof[r] >= dof[c]) trips.emplace_back(dof[r], dof[c], S(0));
-    }
+    for (int i = 0; i < ndof; ++i) trips.emplace_back(i, i, S(1));
+    for (const auto& e : springs_)
+      for (int r : spring_dofs(e))
+        for (int c : spring_dofs(e)) trips.emplace_back(r, c, S(1));
+    SpMat full(ndof, ndof);
+    full.setFromTriplets(trips.begin(), trips.end());
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> pinv;
+    Eigen::AMDOrdering<int>()(full, pinv);
+    const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm = pinv.inverse();
+    new_index_.assign(perm.indices().data(), perm.indices().data() + ndof);
+    // Upper triangle of the permuted matrix: entry (r, c) of H lands at (min, max) of the
+    // new indices.
+    auto upper = [&](int r, int c) {
+      const int a = new_index_[r], b = new_index_[c];
+      return std::pair<int, int>(std::min(a, b), std::max(a, b));
+    };
+    trips.clear();
+    for (int i = 0; i < ndof; ++i) trips.emplace_back(new_index_[i], new_index_[i], S(0));
+    for (const auto& e : springs_)
+      for (int r : spring_dofs(e))
+        for (int c : spring_dofs(e)) {
+          const auto [ur, uc] = upper(r, c);
+          trips.emplace_back(ur, uc, S(0));
+        }
     H_.resize(ndof, ndof);
     H_.setFromTriplets(trips.begin(), trips.end());
     H_.makeCompressed();
     auto slot = [&](int r, int c) {
+      const auto [ur, uc] = upper(r, c);
       const int* inner = H_.innerIndexPtr();
-      const int* begin = inner + H_.outerIndexPtr()[c];
-      const int* end = inner + H_.outerIndexPtr()[c + 1];
-      return static_cast<int>(std::lower_bound(begin, end, r) - inner);
+      const int* begin = inner + H_.outerIndexPtr()[uc];
+      const int* end = inner + H_.outerIndexPtr()[uc + 1];
+      return static_cast<int>(std::lower_bound(begin, end, ur) - inner);
     };
     diag_slot_.resize(ndof);
     for (int i = 0; i < ndof; ++i) diag_slot_[i] = slot(i, i);
     spring_slots_.clear();
-    for (const auto& e : springs_) {
-      const int dof[4] = {2 * e[0], 2 * e[0] + 1, 2 * e[1], 2 * e[1] + 1};
-      std::array<int, 16> s{};
+    for (const auto& e : springs_) {  // local (r, c), c <= r, in the order search_direction uses
+      const auto dof = spring_dofs(e);
+      std::array<int, 10> sl{};
+      int k = 0;
       for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c)
-          s[4 * r + c] = dof[r] >= dof[c] ? slot(dof[r], dof[c]) : -1;
-      spring_slots_.push_back(s);
+        for (int c = 0; c <= r; ++c) sl[k++] = slot(dof[r], dof[c]);
+      spring_slots_.push_back(sl);
     }
     solver_.analyzePattern(H_);
+    sol_ = Vec::Zero(ndof);
   }
 
   // time_integrator.search_dir: assemble ∇IP and the projected Hessian at x, solve H p = -∇IP.
@@ -279,12 +302,9 @@ class Simulator {
       spring_grad_[2 * e[1]] -= gx; spring_grad_[2 * e[1] + 1] -= gy;
       K::spring_hessian(dx, dy, l2_[s], k_, local);
       const auto& sl = spring_slots_[s];
+      int kk = 0;
       for (int r = 0; r < 4; ++r)
-        for (int c = 0; c <= r; ++c) {
-          // Lower triangle in DOF order; spring_slots_ maps whichever of (r,c)/(c,r) is lower.
-          const int idx = sl[4 * r + c] >= 0 ? sl[4 * r + c] : sl[4 * c + r];
-          hv[idx] += h2_ * local(r, c);
-        }
+        for (int c = 0; c <= r; ++c) hv[sl[kk++]] += h2_ * local(r, c);
     }
     // IP_grad = inertia + h² (springs + gravity + barrier); barrier Hessian h² b'' on (y, y).
     const S grav_y = -m_ * gy_;  // GravityEnergy.grad: -m g
@@ -304,23 +324,26 @@ class Simulator {
     solver_.factorize(H_);
     if (solver_.info() != Eigen::Success)
       throw std::runtime_error("square_drop: Hessian factorization failed");
-    rhs_ = -grad_;
-    p_ = solver_.solve(rhs_);
+    for (int i = 0; i < ndof; ++i) rhs_[new_index_[i]] = -grad_[i];
+    sol_ = solver_.solve(rhs_);
+    for (int i = 0; i < ndof; ++i) p_[i] = sol_[new_index_[i]];
   }
 
   int n_seg_, nodes_ = 0;
   S side_, k_, h_, h2_, tol_, y_ground_, dhat_, kappa_, gy_, m_, area_;
   std::vector<std::array<int, 2>> springs_;
   std::vector<S> l2_;
-  Vec x_, v_, xn_, xtilde_, trial_, p_, grad_, rhs_, spring_grad_;
-  SpMat H_;
+  Vec x_, v_, xn_, xtilde_, trial_, p_, grad_, rhs_, sol_, spring_grad_;
+  SpMat H_;                     // upper triangle of P H Pᵀ
+  std::vector<int> new_index_;  // dof i is row/column new_index_[i] of P H Pᵀ
   std::vector<int> diag_slot_;
-  std::vector<std::array<int, 16>> spring_slots_;
+  std::vector<std::array<int, 10>> spring_slots_;
   // H is symmetric positive definite (mass diagonal + PSD-projected springs + positive
   // barrier), so an LDLᵀ factorization solves the same system as the book's general
   // sparse LU (scipy spsolve) in half the work and without pivoting; its symbolic part
   // is reused for every Newton iteration.
-  Eigen::SimplicialLDLT<SpMat, Eigen::Lower, Eigen::AMDOrdering<int>> solver_;
+  // (The ordering is applied in build_pattern, so the solver sees a pre-ordered matrix.)
+  Eigen::SimplicialLDLT<SpMat, Eigen::Upper, Eigen::NaturalOrdering<int>> solver_;
 };
 
 // The fast kernel set: double, the fast barrier and CCD kernels, and the closed-form PSD

@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(energies_by_hand) {
   const double h = 0.01, g = 9.81, M = 1000;
   BOOST_TEST(f.iterations[1] == 1);
   for (int i = 0; i < 25; ++i) {
-    BOOST_TEST(f.position(1, i, 0) == f.position(0, i, 0));
+    BOOST_TEST(std::abs(f.position(1, i, 0) - f.position(0, i, 0)) < 1e-15);  // solve rounding only
     BOOST_TEST(f.position(1, i, 1) == f.position(0, i, 1) - h * h * g,
                boost::test_tools::tolerance(1e-13));
   }
@@ -173,6 +173,8 @@ BOOST_AUTO_TEST_CASE(scenario_output) {
     BOOST_TEST(run.at("x").size() == 41u);
     BOOST_TEST(run.at("x")[0].size() == 50u);
     BOOST_TEST(run.at("energy").at("barrier").size() == 41u);
+    // Free fall under implicit Euler: y_k = y_0 - h² g k(k+1)/2, so the bottom row is
+    // 0.5 - 0.000981·496 = 13.4 mm above the ground at k = 31 and would pass it at k = 32.
     BOOST_TEST(run.at("key_frames").at("first_within_dhat") == 32);
   }
   BOOST_TEST(j.at("comparison").at("within_bound") == true);
