@@ -80,7 +80,7 @@ BOOST_AUTO_TEST_CASE(energies_by_hand) {
   const auto& f = runs().fast;
   BOOST_TEST(f.kinetic[0] == 0.0);
   BOOST_TEST(f.spring[0] == 0.0);
-  BOOST_TEST(f.gravity[0] == 0.0);
+  BOOST_TEST(std::abs(f.gravity[0]) < 1e-12);  // Σ m g y = 0 up to rounding of 25 terms ~ 1e3
   BOOST_TEST(f.barrier[0] == 0.0);
   BOOST_TEST(f.min_height[0] == 0.5);
   const double h = 0.01, g = 9.81, M = 1000;
