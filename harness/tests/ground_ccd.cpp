@@ -122,6 +122,17 @@ BOOST_AUTO_TEST_CASE(within_bounds) {
                                     << s.total.boundary);
   BOOST_TEST(s.total.wrong == 0u);
   BOOST_TEST(s.total.queries == 20000u + harness::GroundCcdPair::canonical(o).size());
+  // What the boundary cases are: on the generated sets, `binding` differs only on exact
+  // ties between nodes (margin 0), which the book's rounded formula breaks either way.
+  std::uint64_t ties = 0, other = 0;
+  for (std::uint64_t i = 0; i < o.n; ++i) {
+    auto rng = cases::query_rng(o.seed, "ground_ccd", i % 2 ? "degenerate" : "random", i);
+    const auto q = i % 2 ? cases::degenerate_ground_ccd(rng) : cases::random_ground_ccd(rng);
+    const auto r = contactbench::reference::ground_ccd(q), f = contactbench::fast::ground_ccd(q);
+    if (r.binding != f.binding) ++(r.margin == 0 ? ties : other);
+  }
+  BOOST_TEST_MESSAGE("ground_ccd: binding differs on " << ties << " exact ties, " << other << " others");
+  BOOST_TEST(other == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
