@@ -321,7 +321,7 @@ class Simulator {
       grad_[2 * i + 1] =
           m_ * (x_[2 * i + 1] - xtilde_[2 * i + 1]) + h2_ * (spring_grad_[2 * i + 1] + grav_y + bg);
     }
-    solver_.factorize(H_);
+    solver_.refactorize(H_);
     if (solver_.info() != Eigen::Success)
       throw std::runtime_error("square_drop: Hessian factorization failed");
     for (int i = 0; i < ndof; ++i) rhs_[new_index_[i]] = -grad_[i];
@@ -342,8 +342,13 @@ class Simulator {
   // barrier), so an LDLᵀ factorization solves the same system as the book's general
   // sparse LU (scipy spsolve) in half the work and without pivoting; its symbolic part
   // is reused for every Newton iteration.
-  // (The ordering is applied in build_pattern, so the solver sees a pre-ordered matrix.)
-  Eigen::SimplicialLDLT<SpMat, Eigen::Upper, Eigen::NaturalOrdering<int>> solver_;
+  // The ordering is applied in build_pattern, so the solver sees a pre-ordered matrix;
+  // refactorize() calls Eigen's numeric factorization directly, skipping the wrapper's
+  // temporary matrix header (its one heap allocation per iteration).
+  struct Ldlt : Eigen::SimplicialLDLT<SpMat, Eigen::Upper, Eigen::NaturalOrdering<int>> {
+    void refactorize(const SpMat& a) { this->template factorize_preordered<true>(a); }
+  };
+  Ldlt solver_;
 };
 
 // The fast kernel set: double, the fast barrier and CCD kernels, and the closed-form PSD

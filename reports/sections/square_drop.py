@@ -264,7 +264,7 @@ def render(results_dir, out_dir):
             ax.annotate(label, (x, s * 1e6), textcoords="offset points", xytext=(5, -10), fontsize=7)
         ax.axhline(50, color="#b2182b", linestyle=":", label="50 µs target (25 nodes)")
         ax.set_xlabel("nodes ((n_seg + 1)²)")
-        ax.set_ylabel("wall time per time step (µs, log)")
+        ax.set_ylabel("time per time step (µs, CPU, log)")
         ax.set_title("Cost per step of the fast square drop (first 100 steps)")
         ax.legend(fontsize=8)
         name = common.save_figure(fig, out_dir, "square_drop_cost")
