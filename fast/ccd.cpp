@@ -70,9 +70,15 @@ inline std::array<VM, 5> dot4(const Quad& a, const Quad& b) {
 // Polynomials of one query in Bernstein form on the current sub-interval, with bounds.
 struct Node {
   double f[4];
-  double g[4][5];
-  double ef, eg[4];
+  double g[6][5];
+  double ef, eg[6];
 };
+
+inline std::array<VM, 5> minus(const std::array<VM, 5>& a, const std::array<VM, 5>& b) {
+  std::array<VM, 5> r;
+  for (int k = 0; k < 5; ++k) r[k] = a[k] - b[k];
+  return r;
+}
 
 template <std::size_t N>
 double coefs_out(const std::array<VM, N>& in, double* out) {
@@ -120,16 +126,44 @@ bool no_root(const double* c, double e) {  // all > e or all < -e
   return pos || neg;
 }
 
+// Swept boxes over a sub-interval [t0, t1]: x(t) = x0 + t (x1 - x0) is linear, so its range
+// is spanned by the two end positions. They are computed in double with error at most
+// 3 u (|x0| + |x1|) per coordinate (t in [0, 1]; one subtraction, one product, one sum);
+// we widen by 4 u (|x0| + |x1|) + 2^-1070, rounded up.
+struct Boxes {
+  const cases::CcdQuery* q;
+  int split;  // vertices [0, split) against [split, 4)
+  bool disjoint(double t0, double t1) const {
+    for (int k = 0; k < 3; ++k) {
+      double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+      for (int i = 0; i < 4; ++i) {
+        const double a = q->x[i][k], b = q->x[i + 4][k];
+        const double d = b - a;
+        const double e = (4 * u * (std::abs(a) + std::abs(b)) + 0x1p-1070) * round_up;
+        const double p0 = a + t0 * d, p1 = a + t1 * d;
+        const int s = i < split ? 0 : 1;
+        lo[s] = std::min({lo[s], p0 - e, p1 - e});
+        hi[s] = std::max({hi[s], p0 + e, p1 + e});
+      }
+      if (hi[0] < lo[1] || hi[1] < lo[0]) return true;
+    }
+    return false;
+  }
+};
+
 struct Search {
   int ng;         // number of g polynomials (3 vertex-face, 4 edge-edge)
+  Boxes boxes;
   int nodes = 0;  // visited sub-intervals
   double toi = 1;
 
-  bool excluded(const Node& n) const {
+  bool excluded(const Node& n, double t0, int depth) const {
     if (no_root<3>(n.f, n.ef)) return true;
     for (int j = 0; j < ng; ++j)
       if (all_below<4>(n.g[j], n.eg[j])) return true;
-    return false;
+    // Degenerate configurations (parallel edges, degenerate triangles) make f and g vanish
+    // identically; the swept boxes still separate them.
+    return boxes.disjoint(t0, t0 + std::ldexp(1.0, -depth));
   }
   // Depth-first, earliest half first. True when an unexcluded leaf was reached (toi set).
   bool run(const Node& n, double t0, int depth) {
@@ -137,7 +171,7 @@ struct Search {
       toi = t0;  // everything before t0 was excluded
       return true;
     }
-    if (excluded(n)) return false;
+    if (excluded(n, t0, depth)) return false;
     if (depth == ccd_max_depth) {
       toi = t0;
       return true;
@@ -184,7 +218,9 @@ bool boxes_disjoint(const cases::CcdQuery& q, std::initializer_list<int> a,
 
 }  // namespace
 
-cases::CcdResult ccd(const cases::CcdQuery& q) {
+cases::CcdResult ccd(const cases::CcdQuery& q) { return ccd(q, nullptr); }
+
+cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) {
   cases::CcdResult res;
   res.toi_up = std::numeric_limits<double>::quiet_NaN();
   const auto& x = q.x;
@@ -208,7 +244,17 @@ cases::CcdResult ccd(const cases::CcdQuery& q) {
     root.eg[0] = coefs_out(dot4(n, cross(ba, pa)), root.g[0]);
     root.eg[1] = coefs_out(dot4(n, cross(cb, pb)), root.g[1]);
     root.eg[2] = coefs_out(dot4(n, cross(ac, pc)), root.g[2]);
-    ng = 3;
+    // p - a = u (b - a) + v (c - a) gives (b-a) x (p-a) = v n, (p-a) x (c-a) = u n,
+    // (b-p) x (c-p) = (1-u-v) n, so |.|^2 <= |n|^2: necessary even when n = 0, and it
+    // separates a point from a degenerate (collinear) triangle.
+    const auto nn = dot4(n, n);
+    const Quad kv = cross(ba, pa), ku = cross(pa, ca);
+    root.eg[3] = coefs_out(minus(nn, dot4(kv, kv)), root.g[3]);
+    root.eg[4] = coefs_out(minus(nn, dot4(ku, ku)), root.g[4]);
+    const Lin bp = lin(x[2], x[0], x[6], x[4]), cp = lin(x[3], x[0], x[7], x[4]);
+    const Quad kw = cross(bp, cp);
+    root.eg[5] = coefs_out(minus(nn, dot4(kw, kw)), root.g[5]);
+    ng = 6;
   } else {
     if (boxes_disjoint(q, {0, 1}, {2, 3})) return res;
     // Edge a = x0 x1, edge b = x2 x3; w = b0 - a0.
@@ -221,17 +267,26 @@ cases::CcdResult ccd(const cases::CcdQuery& q) {
     root.eg[1] = coefs_out(dot4(m, sub(m, ks)), root.g[1]);   // (1 - s) |m|^2 >= 0
     root.eg[2] = coefs_out(dot4(m, ku), root.g[2]);           // u |m|^2 >= 0
     root.eg[3] = coefs_out(dot4(m, sub(m, ku)), root.g[3]);   // (1 - u) |m|^2 >= 0
-    ng = 4;
+    // Any common point has w = s da - u db, so w x db = s m and w x da = u m: |.|^2 <= |m|^2
+    // holds even for parallel edges (m = 0) and separates parallel edges that are apart.
+    const auto mm = dot4(m, m);
+    root.eg[4] = coefs_out(minus(mm, dot4(ks, ks)), root.g[4]);
+    root.eg[5] = coefs_out(minus(mm, dot4(ku, ku)), root.g[5]);
+    ng = 6;
   }
   if (!finite_node(root, ng)) {
     res.hit = true;
     res.toi = 0;
     return res;
   }
-  Search s{ng};
+  Search s{ng, Boxes{&q, q.kind == cases::CcdKind::vertex_face ? 1 : 2}};
   if (s.run(root, 0.0, 0)) {
     res.hit = true;
     res.toi = s.toi;
+  }
+  if (trace) {
+    trace->nodes = std::min(s.nodes, ccd_max_nodes);
+    trace->budget_exhausted = s.nodes > ccd_max_nodes;
   }
   return res;
 }

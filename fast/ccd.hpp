@@ -46,6 +46,14 @@ namespace contactbench::fast {
 
 cases::CcdResult ccd(const cases::CcdQuery& q);
 
+// What the search did on one query (for the report and tests): visited sub-intervals and
+// whether the answer came from the node budget rather than from the depth limit.
+struct CcdTrace {
+  int nodes = 0;
+  bool budget_exhausted = false;
+};
+cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
+
 // The node budget and depth limit above (exposed for tests and the report).
 inline constexpr int ccd_max_depth = 48;
 inline constexpr int ccd_max_nodes = 1000;

@@ -27,6 +27,8 @@
 
 #include "reference/src/cgal.hpp"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -500,6 +502,59 @@ struct EdgeEdge {
   }
 };
 
+// ---------------------------------------------------------------------------------------
+// Separation (report quantity, long double, not exact).
+using L3 = Eigen::Matrix<long double, 3, 1>;
+
+long double clamp01(long double x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
+
+// Distance from p to the closed segment [a, b].
+long double point_segment(const L3& p, const L3& a, const L3& b) {
+  const L3 e = b - a;
+  const long double ee = e.squaredNorm();
+  const long double s = ee > 0 ? clamp01((p - a).dot(e) / ee) : 0;
+  return (p - a - s * e).norm();
+}
+
+// Distance from p to the closed triangle a b c: the in-plane projection if it lies inside,
+// otherwise the nearest edge (also right for degenerate triangles).
+long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
+  long double d = std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
+  const L3 n = (b - a).cross(c - a);
+  const long double nn = n.squaredNorm();
+  if (nn > 0) {
+    const long double h = (p - a).dot(n);
+    const L3 q = p - (h / nn) * n;
+    if (n.dot((b - a).cross(q - a)) >= 0 && n.dot((c - b).cross(q - b)) >= 0 &&
+        n.dot((a - c).cross(q - c)) >= 0)
+      d = std::min(d, std::abs(h) / std::sqrt(nn));
+  }
+  return d;
+}
+
+// Distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
+// both parameters are inside, otherwise the best of the four endpoint-segment distances.
+long double segment_segment(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
+  long double d = std::min({point_segment(a0, b0, b1), point_segment(a1, b0, b1),
+                            point_segment(b0, a0, a1), point_segment(b1, a0, a1)});
+  const L3 da = a1 - a0, db = b1 - b0, w = a0 - b0;
+  const long double A = da.dot(da), B = da.dot(db), C = db.dot(db), D = da.dot(w), E = db.dot(w);
+  const long double den = A * C - B * B;
+  if (den > 0) {
+    const long double s = (B * E - C * D) / den, t = (A * E - B * D) / den;
+    if (s >= 0 && s <= 1 && t >= 0 && t <= 1) d = std::min(d, (w + s * da - t * db).norm());
+  }
+  return d;
+}
+
+long double distance_at(const cases::CcdQuery& q, long double t) {
+  std::array<L3, 4> v;
+  for (int i = 0; i < 4; ++i)
+    v[i] = (1 - t) * q.x[i].cast<long double>() + t * q.x[i + 4].cast<long double>();
+  return q.kind == cases::CcdKind::vertex_face ? point_triangle(v[0], v[1], v[2], v[3])
+                                               : segment_segment(v[0], v[1], v[2], v[3]);
+}
+
 }  // namespace
 
 cases::CcdResult ccd(const cases::CcdQuery& q) {
@@ -524,6 +579,34 @@ cases::CcdResult ccd(const cases::CcdQuery& q) {
   res.hit = true;
   std::tie(res.toi, res.toi_up) = round_out(*t);
   return res;
+}
+
+double ccd_separation(const cases::CcdQuery& q) {
+  if (ccd(q).hit) return 0;
+  constexpr int n = 1024;
+  std::array<long double, n + 1> d;
+  for (int i = 0; i <= n; ++i) d[i] = distance_at(q, static_cast<long double>(i) / n);
+  // Golden-section refinement around the three smallest samples.
+  std::vector<int> idx(n + 1);
+  for (int i = 0; i <= n; ++i) idx[i] = i;
+  std::partial_sort(idx.begin(), idx.begin() + 3, idx.end(), [&](int a, int b) { return d[a] < d[b]; });
+  long double best = d[idx[0]];
+  for (int k = 0; k < 3; ++k) {
+    long double lo = std::max(0, idx[k] - 1) / static_cast<long double>(n);
+    long double hi = std::min(n, idx[k] + 1) / static_cast<long double>(n);
+    const long double g = (std::sqrt(5.0L) - 1) / 2;
+    long double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    long double f1 = distance_at(q, x1), f2 = distance_at(q, x2);
+    for (int it = 0; it < 100; ++it) {
+      if (f1 < f2) {
+        hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = distance_at(q, x1);
+      } else {
+        lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = distance_at(q, x2);
+      }
+    }
+    best = std::min({best, f1, f2});
+  }
+  return static_cast<double>(best / cases::ccd_scale(q));
 }
 
 }  // namespace contactbench::reference

@@ -1,0 +1,3 @@
+// temporary local stand-in until main lands (not committed)
+#pragma once
+#include <gmpxx.h>
