@@ -49,13 +49,16 @@ cases::CcdResult ccd(const cases::CcdQuery& q);
 // What the search did on one query (for the report and tests): visited sub-intervals and
 // whether the answer came from the node budget rather than from the depth limit.
 struct CcdTrace {
-  int nodes = 0;
-  bool budget_exhausted = false;
+  int nodes = 0;                  // both stages
+  bool second_stage = false;      // the double-double stage ran
+  bool budget_exhausted = false;  // some stage stopped on its node budget
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
 // The node budget and depth limit above (exposed for tests and the report).
 inline constexpr int ccd_max_depth = 48;
-inline constexpr int ccd_max_nodes = 1000;
+inline constexpr int ccd_max_nodes = 1000;     // double stage
+inline constexpr int ccd_max_depth_dd = 100;
+inline constexpr int ccd_max_nodes_dd = 400;   // double-double stage
 
 }  // namespace contactbench::fast
