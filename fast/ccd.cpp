@@ -289,15 +289,19 @@ struct Search {
     return true;
   }
   // Depth-first, earliest half first. True when an unexcluded leaf was reached (toi set).
-  bool run(const Node<T>& n, DD t0, int depth) {
+  // `proven`: an ancestor interval certainly holds a contact; the search goes on only to
+  // tighten toi, and the stage's answer is certain.
+  bool run(const Node<T>& n, DD t0, int depth, bool proven) {
     if (++nodes > budget) {
       toi = down(t0);  // everything before t0 was excluded
+      certain = proven;
       return true;
     }
     if (excluded(n, t0, depth)) return false;
+    proven = proven || contact_certain(n);
     if (depth == max_depth) {
       toi = down(t0);
-      certain = contact_certain(n);
+      certain = proven;
       return true;
     }
     Node<T> l, r;
@@ -307,8 +311,8 @@ struct Search {
       const double ag = split<T, 4>(n.g[j], l.g[j], r.g[j]);
       l.eg[j] = r.eg[j] = (n.eg[j] + ag) * round_up;
     }
-    if (run(l, t0, depth + 1)) return true;
-    return run(r, t0 + DD{std::ldexp(1.0, -depth - 1), 0}, depth + 1);
+    if (run(l, t0, depth + 1, proven)) return true;
+    return run(r, t0 + DD{std::ldexp(1.0, -depth - 1), 0}, depth + 1, proven);
   }
 };
 
@@ -383,7 +387,7 @@ bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, boo
   }
   const bool vf = q.kind == cases::CcdKind::vertex_face;
   Search<T> s{6, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth};
-  const bool hit = s.run(root, DD{0, 0}, 0);
+  const bool hit = s.run(root, DD{0, 0}, 0, false);
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
   toi = hit ? s.toi : 1;

@@ -1,6 +1,8 @@
 #include "harness/registry.hpp"
 
+#include "harness/pairs/ccd.hpp"
 #include "harness/pairs/closest_feature.hpp"
+#include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
 
 #include <cstdlib>
@@ -21,6 +23,10 @@ const std::vector<Family>& families() {
           Agreement::approximate,
           "region excused only within 32u·kappa·(1+R/L)^2·(L/l) of a boundary (forward error of "
           "the degree-4 side tests); point and squared distance within the same bound"),
+      make_family<CcdPair>(
+          Agreement::conservative,
+          "hit may be a false positive (counted), never a miss; toi a certified lower bound of "
+          "the exact t* (forward error bounds 16u|.| on Bernstein coefficients, then double-double)"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       planted(make_family<ClosestFeatureVertexSnapFault>(
                   Agreement::approximate, "planted fault: labels points near vertex a as vertex0",
@@ -39,6 +45,9 @@ const std::vector<Scenario>& scenarios() {
       {"closest_feature_regions",
        "regions of one triangle and boundary-heavy queries, reference vs fast labels",
        &run_closest_feature_regions},
+      {"ccd_public",
+       "both CCD variants on the 7,279 public queries (Wang et al. 2021) with per-query times",
+       &run_ccd_public},
   };
   return table;
 }
