@@ -178,6 +178,12 @@ struct Node {
   S f[4];
   S g[6][5];
   double ef, eg[6];
+  // Pairs (q[2i], q[2i+1]) = (n_k - c_k, n_k + c_k) of quadratics with c_k = lambda n_k,
+  // lambda in [0, 1], at any contact: |c_k| <= |n_k|, so the two never have strictly
+  // opposite signs. Linear in the gap, unlike the squared-norm conditions, so it separates
+  // nearly parallel edges (degenerate triangles) at distances down to the error bound.
+  S q[18][3];
+  double eq[18];
 };
 
 template <class T, std::size_t N>
@@ -218,6 +224,12 @@ bool all_below(const typename T::S* c, double e) {  // every coefficient < -e: p
   return true;
 }
 template <class T, int D>
+bool all_above(const typename T::S* c, double e) {  // every coefficient > e: poly > 0
+  for (int i = 0; i <= D; ++i)
+    if (!T::above(c[i], e)) return false;
+  return true;
+}
+template <class T, int D>
 bool no_root(const typename T::S* c, double e) {  // all > e or all < -e
   bool pos = true, neg = true;
   for (int i = 0; i <= D; ++i) {
@@ -255,6 +267,7 @@ struct Boxes {
 template <class T>
 struct Search {
   int ng;  // number of g polynomials
+  int nq;  // number of quadratics in pairs (even)
   int nface;  // g_0 .. g_{nface-1} > 0 with a sign change of f certify a contact
   Boxes boxes;
   int budget;
@@ -272,6 +285,12 @@ struct Search {
     if (no_root<T, 3>(n.f, n.ef)) return true;
     for (int j = 0; j < ng; ++j)
       if (all_below<T, 4>(n.g[j], n.eg[j])) return true;
+    for (int i = 0; i < nq; i += 2) {
+      const auto *a = n.q[i], *b = n.q[i + 1];
+      if ((all_below<T, 2>(a, n.eq[i]) && all_above<T, 2>(b, n.eq[i + 1])) ||
+          (all_above<T, 2>(a, n.eq[i]) && all_below<T, 2>(b, n.eq[i + 1])))
+        return true;
+    }
     return boxes.disjoint(down(t0), up(t0 + DD{std::ldexp(1.0, -depth), 0}));
   }
   // A contact certainly exists in the sub-interval when f takes certified opposite signs at
@@ -311,6 +330,10 @@ struct Search {
       const double ag = split<T, 4>(n.g[j], l.g[j], r.g[j]);
       l.eg[j] = r.eg[j] = (n.eg[j] + ag) * round_up;
     }
+    for (int i = 0; i < nq; ++i) {
+      const double aq = split<T, 2>(n.q[i], l.q[i], r.q[i]);
+      l.eq[i] = r.eq[i] = (n.eq[i] + aq) * round_up;
+    }
     if (run(l, t0, depth + 1, proven)) return true;
     return run(r, t0 + DD{std::ldexp(1.0, -depth - 1), 0}, depth + 1, proven);
   }
@@ -328,9 +351,27 @@ bool finite_node(const Node<T>& n, int ng) {
 }
 
 // The root node: Bernstein coefficients over [0, 1] of all conditions, with bounds.
+// The pairs (n_k - c_k, n_k + c_k), k = x, y, z, of two quadratic vector functions.
 template <class T>
-Node<T> root_node(const cases::CcdQuery& q) {
+void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
+  for (int k = 0; k < 3; ++k) {
+    auto comp = [k](const V3<T>& v) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); };
+    std::array<VM<T>, 3> lo, hi;
+    for (int i = 0; i < 3; ++i) {
+      lo[i] = comp(n[i]) - comp(c[i]);
+      hi[i] = comp(n[i]) + comp(c[i]);
+    }
+    root.eq[nq] = coefs_out<T>(lo, root.q[nq]);
+    ++nq;
+    root.eq[nq] = coefs_out<T>(hi, root.q[nq]);
+    ++nq;
+  }
+}
+
+template <class T>
+Node<T> root_node(const cases::CcdQuery& q, int& nq) {
   Node<T> root;
+  nq = 0;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
     // p = x0, triangle a = x1, b = x2, c = x3. g_0..2: barycentric coordinates times |n|^2.
@@ -354,6 +395,8 @@ Node<T> root_node(const cases::CcdQuery& q) {
     const auto bp = lin<T>(x[2], x[0], x[6], x[4]), cp = lin<T>(x[3], x[0], x[7], x[4]);
     const auto kw = cross(bp, cp);
     root.eg[5] = coefs_out<T>(minus(nn, dot4(kw, kw)), root.g[5]);
+    // (The pairs (n_k -+ lambda n_k) would apply here too; they double the cost per
+    // sub-interval and were not needed on the public or generated sets, so they are off.)
   } else {
     // Edge a = x0 x1, edge b = x2 x3; w = b0 - a0; a common point has w = s da - u db.
     const auto da = lin<T>(x[1], x[0], x[5], x[4]), db = lin<T>(x[3], x[2], x[7], x[6]);
@@ -370,6 +413,8 @@ Node<T> root_node(const cases::CcdQuery& q) {
     const auto mm = dot4(m, m);
     root.eg[4] = coefs_out<T>(minus(mm, dot4(ks, ks)), root.g[4]);
     root.eg[5] = coefs_out<T>(minus(mm, dot4(ku, ku)), root.g[5]);
+    pairs_out(m, ks, root, nq);
+    pairs_out(m, ku, root, nq);
   }
   return root;
 }
@@ -379,14 +424,15 @@ Node<T> root_node(const cases::CcdQuery& q) {
 template <class T>
 bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, bool& certain,
            CcdTrace& tr) {
-  const Node<T> root = root_node<T>(q);
+  int nq = 0;
+  const Node<T> root = root_node<T>(q, nq);
   if (!finite_node(root, 6)) {
     toi = 0;
     certain = false;
     return true;
   }
   const bool vf = q.kind == cases::CcdKind::vertex_face;
-  Search<T> s{6, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth};
+  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth};
   const bool hit = s.run(root, DD{0, 0}, 0, false);
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;

@@ -11,7 +11,10 @@
 //   and, from the contact point's parameters (p-a = u(b-a) + v(c-a); w = s da - u db), the
 //   squared-norm conditions |(b-a)x(p-a)|^2, |(p-a)x(c-a)|^2, |(b-p)x(c-p)|^2 <= |n|^2
 //   (vertex-face) and |w x db|^2, |w x da|^2 <= |m|^2 (edge-edge), which stay informative
-//   when the triangle degenerates or the edges are parallel (n, m = 0).
+//   when the triangle degenerates or the edges are parallel (n, m = 0); for edge-edge also
+//   the component-wise |(w x db)_k|, |(w x da)_k| <= |m_k| as sign pairs of quadratics
+//   (m_k - c_k, m_k + c_k never strictly opposite), linear in the gap between nearly
+//   parallel edges, so they separate them down to the error bound.
 // Their Bernstein coefficients over [0, 1] are computed in double together with a certified
 // absolute error bound (below); [0, 1] is then bisected depth-first, earliest half first,
 // with de Casteljau subdivision. A sub-interval is excluded when the coefficients, widened
@@ -39,16 +42,16 @@
 //
 // Guarantees: never misses a contact (hit is false only when no contact exists in exact
 // arithmetic); when hit, toi <= t* (a certified lower bound). Worst case per query: at most
-// ccd_max_nodes = 1000 double sub-intervals (~85 ns each here) plus ccd_max_nodes_dd = 400
-// double-double ones (~0.45 us each): about 0.3 ms, whatever the input. Measured on this
-// machine (best of 5): public set median 0.14 us, mean 1.6 us, slowest 53 us; 20,000
-// generated queries slowest 150 us.
+// ccd_max_nodes = 1000 double sub-intervals (~0.1 us each here) plus ccd_max_nodes_dd = 400
+// double-double ones (~0.75 us each): about 0.5 ms, whatever the input. Measured on this
+// machine (best of 5, `contactbench run ccd_public`): public set median 0.16 us, mean
+// 1.8 us, slowest 81 us; 20,000 generated queries slowest ~150 us.
 //
 // Deviations from the reference. (1) It may report a hit that does not exist (a false
 // positive) when the query is within the double-double error bound of touching (about
 // 1e-29 relative), when a near miss needs sub-intervals finer than 2^-100 or more nodes than
 // the budgets, or for degenerate primitives the extra conditions do not separate. On the
-// public set: 3 false positives, all with separation below 1e-16 of the scale. (2) toi is a
+// public set: 1 false positive (erleben-spikes/edge-edge, separation ~5e-17 of the scale). (2) toi is a
 // lower bound, not the rounded-down exact time: the left end of the first sub-interval that
 // could not be excluded (width 2^-48 or 2^-100 when found at full depth), possibly much
 // smaller when an earlier near miss could not be excluded. toi_up is NaN.
