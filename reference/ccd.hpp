@@ -9,7 +9,7 @@ namespace contactbench::reference {
 
 // Exact for every finite double input: hit is decided exactly (closed sets, contact at
 // t = 0 and t = 1 included) and toi is the exact earliest contact time t* rounded down to a
-// double (toi_up: rounded up). No tolerance anywhere.
+// double (toi_up: rounded up). No tolerance anywhere. Throws cases::InputError on NaN/Inf.
 cases::CcdResult ccd(const cases::CcdQuery& q);
 
 // How far a non-colliding query is from touching: the minimum over t in [0, 1] of the

@@ -170,6 +170,13 @@ BOOST_AUTO_TEST_CASE(matches_ground_truth_on_the_public_set) {
   BOOST_TEST(differ == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(non_finite_input_is_an_input_error) {
+  CcdQuery q = cases::ccd_canonical_cases().front().query;
+  q.x[5].z() = INFINITY;
+  const auto msg = error_of([&] { contactbench::reference::ccd(q); });
+  BOOST_TEST(contains(msg, "field x[5][2]: NaN or Inf"), msg);
+}
+
 BOOST_AUTO_TEST_CASE(separation_is_zero_for_hits_and_positive_for_clear_misses) {
   for (const auto& c : cases::ccd_canonical_cases()) {
     BOOST_TEST_CONTEXT(c.name) {

@@ -28,6 +28,7 @@
 #include "reference/src/cgal.hpp"
 
 #include <Eigen/Geometry>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -558,6 +559,10 @@ long double distance_at(const cases::CcdQuery& q, long double t) {
 }  // namespace
 
 cases::CcdResult ccd(const cases::CcdQuery& q) {
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(q.x[i][k]))
+        cases::Where{"", "ccd query"}.fail(fmt::format("x[{}][{}]", i, k), "NaN or Inf");
   cases::CcdResult res;
   res.hit = false;
   res.toi = res.toi_up = 1;
