@@ -18,4 +18,8 @@ cases::CcdResult ccd(const cases::CcdQuery& q);
 // the best samples (a report quantity for false positives, not a decision). 0 for a hit.
 double ccd_separation(const cases::CcdQuery& q);
 
+// Distance between the primitives at time t (long double, not exact): the independent
+// check the tests use on the exact answers, and the basis of ccd_separation.
+double ccd_distance_at(const cases::CcdQuery& q, double t);
+
 }  // namespace contactbench::reference

@@ -170,6 +170,29 @@ BOOST_AUTO_TEST_CASE(matches_ground_truth_on_the_public_set) {
   BOOST_TEST(differ == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(toi_is_a_contact_and_nothing_touches_earlier) {
+  // Independent of the exact machinery: long-double distances along the motion.
+  int hits = 0;
+  for (const auto& q : generated(1500, false, 13)) {
+    const auto r = contactbench::reference::ccd(q);
+    if (!r.hit) {
+      // no sampled or refined time brings a miss into contact
+      BOOST_TEST_REQUIRE(contactbench::reference::ccd_separation(q) > 0.0);
+      continue;
+    }
+    ++hits;
+    const double scale = cases::ccd_scale(q);
+    BOOST_TEST_CONTEXT(cases::to_json(q).dump()) {
+      BOOST_TEST(contactbench::reference::ccd_distance_at(q, r.toi) <= 1e-12 * scale);
+      for (int k = 0; k < 64; ++k) {
+        const double t = r.toi * (k / 64.0) * (1 - 1e-6);
+        if (r.toi > 0) BOOST_TEST_REQUIRE(contactbench::reference::ccd_distance_at(q, t) > 0.0);
+      }
+    }
+  }
+  BOOST_TEST(hits > 50);
+}
+
 BOOST_AUTO_TEST_CASE(non_finite_input_is_an_input_error) {
   CcdQuery q = cases::ccd_canonical_cases().front().query;
   q.x[5].z() = INFINITY;

@@ -586,6 +586,10 @@ cases::CcdResult ccd(const cases::CcdQuery& q) {
   return res;
 }
 
+double ccd_distance_at(const cases::CcdQuery& q, double t) {
+  return static_cast<double>(distance_at(q, t));
+}
+
 double ccd_separation(const cases::CcdQuery& q) {
   if (ccd(q).hit) return 0;
   constexpr int n = 1024;
