@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace contactbench::fast {
 namespace {
@@ -182,8 +183,8 @@ struct Node {
   // lambda in [0, 1], at any contact: |c_k| <= |n_k|, so the two never have strictly
   // opposite signs. Linear in the gap, unlike the squared-norm conditions, so it separates
   // nearly parallel edges (degenerate triangles) at distances down to the error bound.
-  S q[18][3];
-  double eq[18];
+  S q[12][3];
+  double eq[12];
 };
 
 template <class T, std::size_t N>
@@ -308,34 +309,68 @@ struct Search {
     return true;
   }
   // Depth-first, earliest half first. True when an unexcluded leaf was reached (toi set).
-  // `proven`: an ancestor interval certainly holds a contact; the search goes on only to
-  // tighten toi, and the stage's answer is certain.
-  bool run(const Node<T>& n, DD t0, int depth, bool proven) {
-    if (++nodes > budget) {
-      toi = down(t0);  // everything before t0 was excluded
-      certain = proven;
-      return true;
+  // Depth-first, earliest half first, with an explicit stack (at most one pending right
+  // sibling per level, so max_depth + 2 slots) kept per thread on the heap: the recursion
+  // would need ~0.4 MB of call stack in double-double. `proven`: an ancestor interval
+  // certainly holds a contact; the search goes on only to tighten toi, and the answer is
+  // certain. Returns true when an unexcluded leaf (or the budget) was reached, with toi.
+  struct Item {
+    Node<T> n;
+    DD t0;
+    int depth;
+    bool proven;
+  };
+  static std::vector<Item>& stack_of_thread(int max_depth) {
+    thread_local std::vector<Item> stack;
+    if (stack.size() < static_cast<std::size_t>(max_depth) + 2) stack.resize(max_depth + 2);
+    return stack;
+  }
+  // The root node must already be in stack_of_thread(max_depth)[0].n.
+  bool run() {
+    auto& stack = stack_of_thread(max_depth);
+    stack[0].t0 = DD{0, 0};
+    stack[0].depth = 0;
+    stack[0].proven = false;
+    std::size_t sp = 1;
+    while (sp > 0) {
+      Item& it = stack[--sp];
+      const DD t0 = it.t0;
+      const int depth = it.depth;
+      if (++nodes > budget) {
+        toi = down(t0);  // everything before t0 was excluded
+        certain = it.proven;
+        return true;
+      }
+      if (excluded(it.n, t0, depth)) continue;
+      const bool proven = it.proven || contact_certain(it.n);
+      if (depth == max_depth) {
+        toi = down(t0);
+        certain = proven;
+        return true;
+      }
+      // Children: the right half overwrites the parent's slot (split() copies each
+      // polynomial before writing), the left half goes on top and is visited first.
+      Node<T>& n = it.n;
+      Node<T>& l = stack[sp + 1].n;
+      const double af = split<T, 3>(n.f, l.f, n.f);
+      l.ef = n.ef = (n.ef + af) * round_up;
+      for (int j = 0; j < ng; ++j) {
+        const double ag = split<T, 4>(n.g[j], l.g[j], n.g[j]);
+        l.eg[j] = n.eg[j] = (n.eg[j] + ag) * round_up;
+      }
+      for (int i = 0; i < nq; ++i) {
+        const double aq = split<T, 2>(n.q[i], l.q[i], n.q[i]);
+        l.eq[i] = n.eq[i] = (n.eq[i] + aq) * round_up;
+      }
+      it.t0 = t0 + DD{std::ldexp(1.0, -depth - 1), 0};
+      it.depth = depth + 1;
+      it.proven = proven;
+      stack[sp + 1].t0 = t0;
+      stack[sp + 1].depth = depth + 1;
+      stack[sp + 1].proven = proven;
+      sp += 2;
     }
-    if (excluded(n, t0, depth)) return false;
-    proven = proven || contact_certain(n);
-    if (depth == max_depth) {
-      toi = down(t0);
-      certain = proven;
-      return true;
-    }
-    Node<T> l, r;
-    const double af = split<T, 3>(n.f, l.f, r.f);
-    l.ef = r.ef = (n.ef + af) * round_up;
-    for (int j = 0; j < ng; ++j) {
-      const double ag = split<T, 4>(n.g[j], l.g[j], r.g[j]);
-      l.eg[j] = r.eg[j] = (n.eg[j] + ag) * round_up;
-    }
-    for (int i = 0; i < nq; ++i) {
-      const double aq = split<T, 2>(n.q[i], l.q[i], r.q[i]);
-      l.eq[i] = r.eq[i] = (n.eq[i] + aq) * round_up;
-    }
-    if (run(l, t0, depth + 1, proven)) return true;
-    return run(r, t0 + DD{std::ldexp(1.0, -depth - 1), 0}, depth + 1, proven);
+    return false;
   }
 };
 
@@ -369,8 +404,7 @@ void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
 }
 
 template <class T>
-Node<T> root_node(const cases::CcdQuery& q, int& nq) {
-  Node<T> root;
+void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root) {
   nq = 0;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
@@ -416,7 +450,6 @@ Node<T> root_node(const cases::CcdQuery& q, int& nq) {
     pairs_out(m, ks, root, nq);
     pairs_out(m, ku, root, nq);
   }
-  return root;
 }
 
 // One stage: true (and toi) when the search cannot exclude every sub-interval; `certain`
@@ -425,7 +458,8 @@ template <class T>
 bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, bool& certain,
            CcdTrace& tr) {
   int nq = 0;
-  const Node<T> root = root_node<T>(q, nq);
+  Node<T>& root = Search<T>::stack_of_thread(max_depth)[0].n;  // built in place
+  root_node<T>(q, nq, root);
   if (!finite_node(root, 6)) {
     toi = 0;
     certain = false;
@@ -433,7 +467,7 @@ bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, boo
   }
   const bool vf = q.kind == cases::CcdKind::vertex_face;
   Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth};
-  const bool hit = s.run(root, DD{0, 0}, 0, false);
+  const bool hit = s.run();
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
   toi = hit ? s.toi : 1;
