@@ -7,6 +7,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <pthread.h>
+
 #include <cmath>
 #include <functional>
 
@@ -268,6 +270,29 @@ BOOST_AUTO_TEST_CASE(work_is_bounded_and_deterministic) {
       most = std::max(most, t1.nodes);
     }
   BOOST_TEST_MESSAGE("most sub-intervals visited by one query: " << most);
+}
+
+BOOST_AUTO_TEST_CASE(runs_on_a_small_thread_stack) {
+  // The search keeps its nodes on a per-thread heap stack: a 256 KB thread stack suffices
+  // even for the double-double stage at full depth (a recursion needed ~0.4 MB).
+  struct Arg {
+    int misses = -1;
+  } arg;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  pthread_t th;
+  auto body = [](void* p) -> void* {
+    int m = 0;
+    for (const auto& c : cases::ccd_canonical_cases())
+      m += c.hit && !contactbench::fast::ccd(c.query).hit;
+    static_cast<Arg*>(p)->misses = m;
+    return nullptr;
+  };
+  BOOST_REQUIRE(pthread_create(&th, &attr, body, &arg) == 0);
+  pthread_join(th, nullptr);
+  pthread_attr_destroy(&attr);
+  BOOST_TEST(arg.misses == 0);
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_input_is_reported_as_contact_not_missed) {
