@@ -44,8 +44,8 @@
 // arithmetic); when hit, toi <= t* (a certified lower bound). Worst case per query: at most
 // ccd_max_nodes = 1000 double sub-intervals (~0.1 us each here) plus ccd_max_nodes_dd = 400
 // double-double ones (~0.75 us each): about 0.5 ms, whatever the input. Measured on this
-// machine (best of 5, `contactbench run ccd_public`): public set median 0.16 us, mean
-// 1.8 us, slowest 81 us; 20,000 generated queries slowest ~150 us. Memory: the search
+// machine (best of 5, `contactbench run ccd_public`): public set median 0.15 us, mean
+// 1.7 us, slowest 90 us; 20,000 generated queries slowest ~150 us. Memory: the search
 // stack lives on the heap, one per thread (about 0.2 MB, allocated on first use), so the
 // function runs on small thread stacks; it is thread-safe and deterministic.
 //
