@@ -1,0 +1,147 @@
+// Fast edge smoothing. Source: ../shared/sources/woo-smooth-triangulation-edge-contacts.txt;
+// completed in ../shared/sources/README.md, section "Woo". Mirrors reference/src/edge_smoothing.cpp
+// in double.
+#include "fast/edge_smoothing.hpp"
+
+#include "fast/closest_feature.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace contactbench::fast {
+namespace {
+
+using cases::Region;
+using cases::Vec3;
+using cases::Zone;
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// Nearest direction of the cone spanned by unit generators g to d (see the reference for
+// why the largest candidate projection is the cone projection); inside when that candidate
+// is d itself or d - q is not polar.
+struct Cone {
+  bool inside = false, has = false;
+  Vec3 best = Vec3::Zero();
+  double best2 = 0;
+};
+Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
+  Cone c;
+  const std::size_t n = g.size();
+  auto offer = [&](double q2, const Vec3& q) {
+    if (!c.has || q2 > c.best2) c = {false, true, q, q2};
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const double di = d.dot(g[i]);
+    if (di > 0) offer(di * di, di * g[i]);
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double gij = g[i].dot(g[j]);
+      const double det = 1 - gij * gij;  // unit generators
+      if (!(det > 0)) continue;
+      const double dj = d.dot(g[j]);
+      const double a = (di - dj * gij) / det, b = (dj - di * gij) / det;
+      if (a > 0 && b > 0) offer(a * di + b * dj, a * g[i] + b * g[j]);
+    }
+  }
+  if (!c.has) return c;
+  if (c.best2 >= d.squaredNorm()) {
+    c.inside = true;
+    return c;
+  }
+  const Vec3 r = d - c.best;
+  for (const auto& x : g)
+    if (x.dot(r) > 0) {
+      c.inside = true;
+      break;
+    }
+  return c;
+}
+
+}  // namespace
+
+cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
+  const cases::Mesh& m = *q.mesh;
+  const int f = q.facet;
+  cases::EdgeSmoothingResult r;
+  r.region_margin = r.side_margin = r.zone_margin = r.cone_margin = nan;
+  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
+  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
+  r.region = cf.region;
+  const Vec3 N1 = (b - a).cross(c - a);
+  const Vec3 n1 = N1.normalized();
+  const double h1 = (q.centre - a).dot(n1);
+  r.side = (h1 > 0) - (h1 < 0);
+  const Vec3 D = q.centre - cf.point;
+  const double dist = D.norm();
+  r.overlap = q.radius - dist;
+  r.zone = Zone::none;
+  r.point = cf.point;
+  if (dist == 0) {
+    r.normal = n1;
+    r.point = q.centre;
+    return r;
+  }
+  const Vec3 n = D / dist;
+  r.normal = n;
+  const int ri = static_cast<int>(cf.region);
+  if (cf.region == Region::face) return r;
+  if (ri <= 3) {
+    const int k = ri - 1;
+    if (!m.edge_internal(f, k)) return r;
+    Vec3 n2 = m.normal(m.neighbour(f, k)).normalized();
+    if (m.neighbour_flipped(f, k)) n2 = -n2;
+    const double x = n.dot(n1), nl = n1.dot(n2), ol = n1.cross(n2).norm();
+    const Vec3& u = m.vertex(f, k);
+    if (nl <= x) {
+      r.zone = Zone::blue;
+    } else if (-ol < x) {
+      r.zone = Zone::red;
+      r.adjusted = true;
+      r.normal = n2;
+      r.point = q.centre - (q.centre - u).dot(n2) * n2;
+    } else {
+      r.zone = Zone::green;
+      r.adjusted = true;
+      r.normal = -n1;
+      r.point = q.centre - (q.centre - u).dot(n1) * n1;
+    }
+    return r;
+  }
+  const int k = ri - 4;
+  if (!m.vertex_internal(f, k)) return r;
+  r.zone = Zone::vertex_cone;
+  const double flip = r.side < 0 ? -1.0 : 1.0;
+  std::vector<Vec3> g;
+  for (const auto& [h, sh] : cases::oriented_fan(m, f, m.facets()[f][k]))
+    g.push_back((sh * flip) * m.normal(h).normalized());
+  const auto cone = cone_test(g, D);
+  if (cone.inside) return r;
+  r.adjusted = true;
+  r.normal = cone.has ? cone.best.normalized() : Vec3(flip * n1);
+  const Vec3& v = m.vertex(f, k);
+  r.point = q.centre - (q.centre - v).dot(r.normal) * r.normal;
+  return r;
+}
+
+EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q,
+                                        const cases::EdgeSmoothingResult& fr) {
+  const cases::Mesh& m = *q.mesh;
+  double L = q.centre.cwiseAbs().maxCoeff();
+  double h = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 3; ++k)
+    for (int g : m.vertex_facets(m.facets()[q.facet][k])) {
+      double longest = 0;
+      for (int j = 0; j < 3; ++j) {
+        L = std::max(L, m.vertex(g, j).cwiseAbs().maxCoeff());
+        longest = std::max(longest, (m.vertex(g, (j + 1) % 3) - m.vertex(g, j)).norm());
+      }
+      h = std::min(h, m.normal(g).norm() / longest);
+    }
+  const double d = q.radius - fr.overlap;  // the fast distance to the closest point
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double kappa = L / std::min(h, d > 0 ? d : h);
+  return {64 * eps * kappa, 64 * eps * kappa * L};
+}
+
+}  // namespace contactbench::fast
