@@ -2,6 +2,7 @@
 // error type for bad input. Depends on Eigen only.
 #pragma once
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <cstdint>
 #include <random>
 #include <stdexcept>

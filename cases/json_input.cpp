@@ -1,0 +1,94 @@
+#include "cases/json_input.hpp"
+
+#include <fmt/format.h>
+#include <gmpxx.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace contactbench::cases {
+
+const nlohmann::json& require(const nlohmann::json& obj, const std::string& key,
+                              const Where& where, const std::string& prefix) {
+  if (!obj.is_object()) where.fail(prefix.empty() ? key : prefix, "expected a JSON object");
+  auto it = obj.find(key);
+  if (it == obj.end()) where.fail(prefix + key, "missing");
+  return *it;
+}
+
+namespace {
+double parse_number(const nlohmann::json& v, const std::string& field, const Where& where) {
+  double d = 0;
+  if (v.is_number()) {
+    d = v.get<double>();
+  } else if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    char* end = nullptr;
+    errno = 0;
+    d = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size())
+      where.fail(field, fmt::format("expected a number, got the string \"{}\"", s));
+  } else {
+    where.fail(field, fmt::format("expected a number, got {}", v.type_name()));
+  }
+  if (!std::isfinite(d)) where.fail(field, "NaN or infinite value");
+  return d;
+}
+}  // namespace
+
+double read_double(const nlohmann::json& obj, const std::string& key, const Where& where,
+                   const std::string& prefix) {
+  return parse_number(require(obj, key, where, prefix), prefix + key, where);
+}
+
+double read_nonnegative(const nlohmann::json& obj, const std::string& key, const Where& where,
+                        const std::string& prefix) {
+  const double d = read_double(obj, key, where, prefix);
+  if (d < 0) where.fail(prefix + key, fmt::format("must not be negative, got {}", d));
+  return d;
+}
+
+Vec3 read_vec3(const nlohmann::json& obj, const std::string& key, const Where& where,
+               const std::string& prefix) {
+  const auto& v = require(obj, key, where, prefix);
+  if (!v.is_array() || v.size() != 3)
+    where.fail(prefix + key, fmt::format("expected an array of 3 numbers, got {}",
+                                         v.is_array() ? fmt::format("{} elements", v.size())
+                                                      : std::string(v.type_name())));
+  Vec3 out;
+  for (int i = 0; i < 3; ++i)
+    out[i] = parse_number(v[i], fmt::format("{}{}[{}]", prefix, key, i), where);
+  return out;
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) Where{path, ""}.fail("", "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const std::size_t upto = std::min<std::size_t>(e.byte, text.size());
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n');
+    Where{path, fmt::format("line {}", line)}.fail(
+        "", upto >= text.size() ? "truncated JSON (unexpected end of file)" : "malformed JSON");
+  }
+}
+
+bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
+  mpq_class u[3], v[3];
+  for (int i = 0; i < 3; ++i) {
+    u[i] = mpq_class(b[i]) - mpq_class(a[i]);
+    v[i] = mpq_class(c[i]) - mpq_class(a[i]);
+  }
+  return u[1] * v[2] == u[2] * v[1] && u[2] * v[0] == u[0] * v[2] && u[0] * v[1] == u[1] * v[0];
+}
+
+nlohmann::json to_json(const Vec3& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+
+}  // namespace contactbench::cases

@@ -1,0 +1,33 @@
+// Reading validated values out of JSON case files and JSON Lines query files. Every
+// failure becomes one InputError line naming file, record and field.
+#pragma once
+#include "cases/common.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace contactbench::cases {
+
+// A finite double: a JSON number, or a string strtod reads completely ("0x1.8p-3" for
+// exact hex input). NaN, Inf, other types and missing keys are errors.
+double read_double(const nlohmann::json& obj, const std::string& key, const Where& where,
+                   const std::string& prefix = "");
+Vec3 read_vec3(const nlohmann::json& obj, const std::string& key, const Where& where,
+               const std::string& prefix = "");
+// A non-negative finite double (radii, lengths).
+double read_nonnegative(const nlohmann::json& obj, const std::string& key, const Where& where,
+                        const std::string& prefix = "");
+const nlohmann::json& require(const nlohmann::json& obj, const std::string& key,
+                              const Where& where, const std::string& prefix = "");
+
+// Parse a whole JSON document from a file; a parse error names the line.
+nlohmann::json read_json_file(const std::string& path);
+
+// The triangle a, b, c has exactly zero area (collinear or coincident vertices): decided
+// exactly with rational arithmetic, so a sliver is accepted and a true degeneracy is not.
+bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c);
+
+nlohmann::json to_json(const Vec3& v);
+
+}  // namespace contactbench::cases

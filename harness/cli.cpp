@@ -1,0 +1,303 @@
+#include "harness/cli.hpp"
+
+#include "cases/json_input.hpp"
+#include "harness/output.hpp"
+#include "harness/registry.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace contactbench::harness {
+namespace {
+
+constexpr const char* check_schema = "contactbench.check/1";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<const Family*> select_families(const std::vector<std::string>& names) {
+  std::vector<const Family*> out;
+  if (names.empty()) {
+    for (const auto& f : families())
+      if (!f.planted) out.push_back(&f);
+    return out;
+  }
+  for (const auto& n : names) {
+    const Family* f = find_family(n);
+    if (!f) throw UsageError(fmt::format("unknown family \"{}\" (see `contactbench list`)", n));
+    out.push_back(f);
+  }
+  return out;
+}
+
+void parse_shard(const std::string& s, CheckOptions& o) {
+  unsigned i = 0, n = 0;
+  char slash = 0;
+  std::istringstream in(s);
+  if (!(in >> i >> slash >> n) || slash != '/' || n == 0 || i >= n || !in.eof())
+    throw UsageError(fmt::format("--shard expects i/N with 0 <= i < N, got \"{}\"", s));
+  o.shard = i;
+  o.shards = n;
+}
+
+nlohmann::json family_json(const Family& f, const FamilyStats& s) {
+  nlohmann::json j = s.to_json();
+  j["family"] = f.name;
+  j["agreement"] = to_string(f.agreement);
+  j["justification"] = f.justification;
+  return j;
+}
+
+void print_summary(const nlohmann::json& doc) {
+  fmt::print("{:<38} {:>10} {:>10} {:>9} {:>8} {:>7}\n", "family", "queries", "agree",
+             "boundary", "false+", "wrong");
+  for (const auto& f : doc["families"]) {
+    fmt::print("{:<38} {:>10} {:>10} {:>9} {:>8} {:>7}\n", f["family"].get<std::string>(),
+               f["queries"].get<std::uint64_t>(), f["agree"].get<std::uint64_t>(),
+               f["boundary"].get<std::uint64_t>(), f["false_positive"].get<std::uint64_t>(),
+               f["wrong"].get<std::uint64_t>());
+    if (f.contains("errors"))
+      for (const auto& [field, h] : f["errors"].items())
+        fmt::print("    {:<30} max error {:.3g} (stated bound up to {:.3g}), median {:.2g}\n", field,
+                   h["max"].get<double>(), h["bound"].get<double>(), h["median"].get<double>());
+    if (f.contains("time_ns"))
+      for (const auto& [impl, h] : f["time_ns"].items())
+        fmt::print("    time {:<25} median ~{:.3g} ns, max {:.3g} ns ({})\n", impl,
+                   h["median"].get<double>(), h["max"].get<double>(),
+                   h["max_at"].get<std::string>());
+  }
+}
+
+int exit_code(const nlohmann::json& doc) {
+  for (const auto& f : doc["families"])
+    if (f["wrong"].get<std::uint64_t>() > 0) return 1;
+  return 0;
+}
+
+nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOptions& o) {
+  nlohmann::json doc = {{"schema", check_schema}, {"context", run_context()}};
+  doc["context"]["seed"] = o.seed;
+  doc["context"]["n"] = o.n;
+  doc["context"]["shard"] = fmt::format("{}/{}", o.shard, o.shards);
+  doc["families"] = nlohmann::json::array();
+  for (const Family* f : fams) doc["families"].push_back(family_json(*f, f->check(o)));
+  return doc;
+}
+
+// Shards of one campaign merge by adding counts and histograms family by family.
+nlohmann::json merge_check_files(const std::vector<std::string>& paths) {
+  nlohmann::json out;
+  std::map<std::string, std::pair<nlohmann::json, FamilyStats>> merged;
+  std::vector<std::string> order, shards;
+  for (const auto& p : paths) {
+    const nlohmann::json doc = cases::read_json_file(p);
+    if (doc.value("schema", "") != check_schema)
+      cases::Where{p, ""}.fail("schema", fmt::format("expected \"{}\"", check_schema));
+    if (out.is_null()) out = {{"schema", check_schema}, {"context", doc["context"]}};
+    shards.push_back(doc["context"].value("shard", "?"));
+    for (const auto& f : doc.at("families")) {
+      const std::string name = f.at("family");
+      auto it = merged.find(name);
+      if (it == merged.end()) {
+        order.push_back(name);
+        merged[name] = {f, FamilyStats::from_json(f)};
+      } else {
+        it->second.second.merge(FamilyStats::from_json(f));
+      }
+    }
+  }
+  out["context"]["shard"] = fmt::format("merged {}", fmt::join(shards, ","));
+  out["families"] = nlohmann::json::array();
+  for (const auto& name : order) {
+    const auto& [meta, stats] = merged[name];
+    nlohmann::json j = stats.to_json();
+    j["family"] = name;
+    j["agreement"] = meta.value("agreement", "");
+    j["justification"] = meta.value("justification", "");
+    out["families"].push_back(j);
+  }
+  return out;
+}
+
+std::string self_dir() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : p.parent_path().string();
+}
+
+int run_bench(const std::vector<std::string>& fams, const std::string& out, double min_time,
+              int repetitions) {
+  std::string filter;
+  for (const auto& f : fams) filter += (filter.empty() ? "^(" : "|") + f + "/";
+  if (!filter.empty()) filter += ")";
+  if (std::filesystem::path(out).has_parent_path())
+    std::filesystem::create_directories(std::filesystem::path(out).parent_path());
+  std::string cmd = fmt::format("'{}/contactbench_bench' --benchmark_out='{}' "
+                                "--benchmark_out_format=json --benchmark_min_time={}",
+                                self_dir(), out, min_time);
+  if (repetitions > 1)
+    cmd += fmt::format(" --benchmark_repetitions={} --benchmark_report_aggregates_only=true",
+                       repetitions);
+  if (!filter.empty()) cmd += fmt::format(" '--benchmark_filter={}'", filter);
+  const int rc = std::system(cmd.c_str());
+  return rc == 0 ? 0 : 2;
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  CLI::App app{"contactbench: fast contact-mechanics kernels certified against exact oracles"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all");
+
+  CheckOptions opts;
+  opts.shared_dir = default_shared_dir();
+  std::vector<std::string> family_names;
+  std::string json_out = "results/check.json", shard, input, scenario_name, out_dir = "results/run";
+  std::string bench_out = "results/bench.json";
+  std::vector<std::string> params, merge_inputs;
+  std::string variant = "both";
+  bool quiet = false, no_canonical = false;
+  double min_time = 0.05;
+  int repetitions = 1;
+
+  auto* list = app.add_subcommand("list", "families, canonical cases, generators, scenarios");
+  auto* check = app.add_subcommand("check", "run reference and fast, compare, write JSON");
+  check->add_option("--family", family_names, "family (repeatable; default: all)");
+  check->add_option("--n", opts.n, "generated queries, half random, half degenerate")->capture_default_str();
+  check->add_option("--seed", opts.seed, "seed of the generated queries")->capture_default_str();
+  check->add_option("--json", json_out, "output file")->capture_default_str();
+  check->add_option("--shard", shard, "i/N: run the i-th of N interleaved parts");
+  check->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
+  check->add_flag("--no-canonical", no_canonical, "skip canonical cases and data sets");
+  check->add_flag("--quiet", quiet, "no progress line");
+  auto* merge = app.add_subcommand("merge", "merge check JSON files of shards");
+  merge->add_option("inputs", merge_inputs, "shard files")->required();
+  merge->add_option("--json", json_out, "output file")->capture_default_str();
+  auto* eval = app.add_subcommand("eval", "evaluate both variants on your own queries (JSON Lines)");
+  eval->add_option("--family", family_names, "family")->required();
+  eval->add_option("--input", input, "JSON Lines file, one query per line")->required();
+  eval->add_option("--json", json_out, "also write the per-query records here");
+  auto* bench = app.add_subcommand("bench", "Google Benchmark of every pair (and peers)");
+  bench->add_option("--family", family_names, "family (repeatable; default: all)");
+  bench->add_option("--json", bench_out, "output file")->capture_default_str();
+  bench->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str();
+  bench->add_option("--repetitions", repetitions, "repetitions (aggregates reported)");
+  auto* run = app.add_subcommand("run", "time series of a canonical scenario");
+  run->add_option("scenario", scenario_name, "scenario name (see `contactbench list`)")->required();
+  run->add_option("--out-dir", out_dir, "output folder")->capture_default_str();
+  run->add_option("--variant", variant, "fast, reference or both")->capture_default_str();
+  run->add_option("--param", params, "key=value, scenario-specific (repeatable)");
+  auto* report = app.add_subcommand("report", "check + bench + every scenario, then the HTML report");
+  report->add_option("--n", opts.n, "generated queries per family")->capture_default_str();
+  report->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str();
+  report->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  opts.progress = !quiet && isatty(2);
+
+  try {
+    if (*list) {
+      for (const auto& f : families()) {
+        fmt::print("{}{}  [{}]\n    {}\n", f.name, f.planted ? " (planted fault, tests only)" : "",
+                   to_string(f.agreement), f.justification);
+        if (f.planted) continue;
+        fmt::print("    generators: random, degenerate\n");
+        const auto names = f.canonical_names(opts);
+        fmt::print("    canonical: {} cases", names.size());
+        for (std::size_t i = 0; i < names.size() && i < 8; ++i) fmt::print("{} {}", i ? "," : ":", names[i]);
+        fmt::print("{}\n", names.size() > 8 ? ", ..." : "");
+      }
+      fmt::print("scenarios:\n");
+      for (const auto& s : scenarios()) fmt::print("  {:<26} {}\n", s.name, s.description);
+      return 0;
+    }
+    if (*check) {
+      if (!shard.empty()) parse_shard(shard, opts);
+      opts.canonical = !no_canonical;
+      const auto doc = run_check(select_families(family_names), opts);
+      write_json(json_out, doc);
+      print_summary(doc);
+      fmt::print("seed {}, shard {}; results in {}\n", opts.seed, doc["context"]["shard"].get<std::string>(), json_out);
+      return exit_code(doc);
+    }
+    if (*merge) {
+      const auto doc = merge_check_files(merge_inputs);
+      write_json(json_out, doc);
+      print_summary(doc);
+      return exit_code(doc);
+    }
+    if (*eval) {
+      if (family_names.size() != 1) throw UsageError("eval takes exactly one --family");
+      const Family* f = select_families(family_names).front();
+      const auto records = f->eval(input, opts);
+      int rc = 0;
+      for (const auto& r : records) {
+        fmt::print("line {}: {} — {}\n", r["line"].get<std::uint64_t>(), r["verdict"].get<std::string>(),
+                   r["detail"].get<std::string>());
+        fmt::print("    reference {}\n    fast      {}\n", r["reference"].dump(), r["fast"].dump());
+        if (r["verdict"] == "wrong") rc = 1;
+      }
+      if (eval->count("--json")) write_json(json_out, {{"schema", "contactbench.eval/1"}, {"context", run_context()}, {"family", f->name}, {"records", records}});
+      return rc;
+    }
+    if (*bench) {
+      for (const auto& n : family_names) select_families({n});
+      return run_bench(family_names, bench_out, min_time, repetitions);
+    }
+    if (*run) {
+      const Scenario* s = find_scenario(scenario_name);
+      if (!s) throw UsageError(fmt::format("unknown scenario \"{}\" (see `contactbench list`)", scenario_name));
+      if (variant != "fast" && variant != "reference" && variant != "both")
+        throw UsageError("--variant must be fast, reference or both");
+      ScenarioOptions so{out_dir, variant, {}, opts.shared_dir, opts.progress};
+      for (const auto& p : params) {
+        const auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects key=value, got \"{}\"", p));
+        so.params[p.substr(0, eq)] = p.substr(eq + 1);
+      }
+      s->run(so);
+      return 0;
+    }
+    if (*report) {
+      const auto doc = run_check(select_families({}), opts);
+      write_json("results/check.json", doc);
+      print_summary(doc);
+      int rc = exit_code(doc);
+      if (run_bench({}, "results/bench.json", min_time, 1) != 0) rc = 2;
+      for (const auto& s : scenarios()) {
+        fmt::print("run {}\n", s.name);
+        s.run(ScenarioOptions{"results/run", "both", {}, opts.shared_dir, opts.progress});
+      }
+      const std::string cmd = fmt::format("/usr/bin/python3 '{}/reports/report.py' --results results --out reports/out",
+                                          CONTACTBENCH_SOURCE_DIR);
+      if (std::system(cmd.c_str()) != 0) rc = std::max(rc, 2);
+      fmt::print("report: reports/out/index.html\n");
+      return rc;
+    }
+  } catch (const cases::InputError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  }
+  return 2;
+}
+
+}  // namespace contactbench::harness

@@ -1,0 +1,63 @@
+#include "harness/registry.hpp"
+
+#include "harness/pairs/closest_feature.hpp"
+#include "harness/scenarios/closest_feature_regions.hpp"
+
+#include <cstdlib>
+
+namespace contactbench::harness {
+
+namespace {
+Family planted(Family f, std::string name) {
+  f.name = std::move(name);
+  return f;
+}
+}  // namespace
+
+// The registry: one line per pair — agreement class and why its tolerance is what it is.
+const std::vector<Family>& families() {
+  static const std::vector<Family> table = {
+      make_family<ClosestFeaturePair>(
+          Agreement::approximate,
+          "region excused only within 32u·kappa·(1+R/L)^2·(L/l) of a boundary (forward error of "
+          "the degree-4 side tests); point and squared distance within the same bound"),
+      // Planted faults: never part of a default run; the tests run them to see `wrong`.
+      planted(make_family<ClosestFeatureVertexSnapFault>(
+                  Agreement::approximate, "planted fault: labels points near vertex a as vertex0",
+                  true),
+              "closest_feature_planted_vertex_snap"),
+      planted(make_family<ClosestFeatureTightBoundFault>(
+                  Agreement::approximate, "planted fault: honest kernel claiming exact decisions",
+                  true),
+              "closest_feature_planted_tight_bound"),
+  };
+  return table;
+}
+
+const std::vector<Scenario>& scenarios() {
+  static const std::vector<Scenario> table = {
+      {"closest_feature_regions",
+       "regions of one triangle and boundary-heavy queries, reference vs fast labels",
+       &run_closest_feature_regions},
+  };
+  return table;
+}
+
+const Family* find_family(std::string_view name) {
+  for (const auto& f : families())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const Scenario* find_scenario(std::string_view name) {
+  for (const auto& s : scenarios())
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string default_shared_dir() {
+  if (const char* env = std::getenv("CONTACTBENCH_SHARED")) return env;
+  return std::string(CONTACTBENCH_SOURCE_DIR) + "/../shared";
+}
+
+}  // namespace contactbench::harness

@@ -1,0 +1,60 @@
+#include "harness/scenarios/closest_feature_regions.hpp"
+
+#include "cases/json_input.hpp"
+#include "fast/closest_feature.hpp"
+#include "harness/output.hpp"
+#include "reference/closest_feature.hpp"
+
+namespace contactbench::harness {
+
+void run_closest_feature_regions(const ScenarioOptions& o) {
+  using cases::Vec3;
+  // Vertices with non-dyadic coordinates, so that points on boundaries are inexact in double.
+  const Vec3 a(0.1, 0.2, 0), b(1.3, 0.1, 0), c(0.45, 0.9, 0);
+  const Vec3 v[3] = {a, b, c};
+  const std::size_t per_boundary =
+      o.params.count("per_boundary") ? std::stoul(o.params.at("per_boundary")) : 400;
+  nlohmann::json out = {{"schema", "contactbench.run/1"},
+                        {"scenario", "closest_feature_regions"},
+                        {"context", run_context()},
+                        {"triangle", {{a.x(), a.y()}, {b.x(), b.y()}, {c.x(), c.y()}}},
+                        {"regions", cases::region_names}};
+  auto& samples = out["samples"] = nlohmann::json::array();
+  const int grid = 160;
+  for (int i = 0; i < grid; ++i)
+    for (int j = 0; j < grid; ++j) {
+      const double x = -0.5 + 2.3 * (i + 0.5) / grid, y = -0.6 + 2.0 * (j + 0.5) / grid;
+      const auto r = reference::closest_feature({Vec3(x, y, 0), a, b, c});
+      samples.push_back({x, y, static_cast<int>(r.region)});
+    }
+  // Boundary-heavy queries: points on the nine boundary lines (edge lines and the
+  // perpendiculars at each vertex), rounded to double, at heights z in [-0.5, 0.5].
+  auto rng = cases::query_rng(1, "closest_feature", "regions", 0);
+  auto& queries = out["queries"] = nlohmann::json::array();
+  std::size_t disagree = 0;
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 &p0 = v[k], &p1 = v[(k + 1) % 3];
+    const Vec3 e = p1 - p0, perp(-e.y(), e.x(), 0);
+    const Vec3 lines[3][2] = {{p0, e}, {p0, perp}, {p1, perp}};
+    for (const auto& line : lines)
+      for (std::size_t s = 0; s < per_boundary; ++s) {
+        const double t = cases::uniform(rng, -1.0, 2.0);
+        const cases::ClosestFeatureQuery q{
+            line[0] + t * line[1] + Vec3(0, 0, cases::uniform(rng, -0.5, 0.5)), a, b, c};
+        const auto r = reference::closest_feature(q);
+        const auto f = fast::closest_feature(q);
+        disagree += r.region != f.region;
+        queries.push_back({{"p", cases::to_json(q.p)},
+                           {"reference", cases::to_string(r.region)},
+                           {"fast", cases::to_string(f.region)},
+                           {"margin", r.margin},
+                           {"bound", fast::closest_feature_bounds(q).decision}});
+      }
+  }
+  out["disagreements"] = disagree;
+  write_json(o.out_dir + "/closest_feature_regions.json", out);
+  fmt::print("closest_feature_regions: {} boundary-heavy queries, {} labelled differently by fast\n",
+             queries.size(), disagree);
+}
+
+}  // namespace contactbench::harness

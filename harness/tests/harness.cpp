@@ -1,0 +1,162 @@
+// Suite harness: the comparison rule, statistics, the command's exit codes and the
+// loaders' bad-input messages.
+#include "cases/closest_feature.hpp"
+#include "cases/json_input.hpp"
+#include "harness/pair.hpp"
+#include "harness/registry.hpp"
+#include "harness/tests/test_util.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace contactbench;
+using contactbench::harness::Comparison;
+using contactbench::harness::Verdict;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const cases::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+const char* good_line = R"({"p":[1,1,3],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})";
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(harness)
+
+BOOST_AUTO_TEST_CASE(comparison_rule) {
+  Comparison agree;
+  agree.discrete("region", std::string("face"), std::string("face"), 0.5, 1e-15);
+  agree.continuous("point", 1e-17, 1e-15);
+  BOOST_TEST((judge(agree) == Verdict::agree));
+
+  Comparison within;  // mismatch, but the query is within the fast bound of the boundary
+  within.discrete("region", std::string("face"), std::string("edge0"), 1e-16, 1e-15);
+  BOOST_TEST((judge(within) == Verdict::boundary));
+  Comparison on;  // exactly on the boundary
+  on.discrete("region", std::string("face"), std::string("edge0"), 0.0, 0.0);
+  BOOST_TEST((judge(on) == Verdict::boundary));
+  Comparison far;  // mismatch far from any boundary
+  far.discrete("region", std::string("face"), std::string("edge0"), 1e-3, 1e-15);
+  BOOST_TEST((judge(far) == Verdict::wrong));
+  Comparison nan_margin;
+  nan_margin.discrete("region", 1, 2, std::nan(""), 1.0);
+  BOOST_TEST((judge(nan_margin) == Verdict::wrong));
+  Comparison big_error;
+  big_error.continuous("point", 2e-15, 1e-15);
+  BOOST_TEST((judge(big_error) == Verdict::wrong));
+  Comparison nan_error;
+  nan_error.continuous("point", std::nan(""), 1e-15);
+  BOOST_TEST((judge(nan_error) == Verdict::wrong));
+  Comparison fp;
+  fp.false_positive = true;
+  BOOST_TEST((judge(fp) == Verdict::false_positive));
+  fp.discrete("hit", true, false, INFINITY, 0.0);  // a miss is never excused
+  BOOST_TEST((judge(fp) == Verdict::wrong));
+}
+
+BOOST_AUTO_TEST_CASE(histogram_merge_and_quantiles) {
+  contactbench::harness::LogHistogram a, b;
+  for (int i = 0; i < 100; ++i) a.add(1e-16, "x");
+  b.add(0, "zero");
+  b.add(1e-3, "big");
+  a.merge(b);
+  BOOST_TEST(a.count == 102u);
+  BOOST_TEST(a.zeros == 1u);
+  BOOST_TEST(a.max == 1e-3);
+  BOOST_TEST(a.max_at == "big");
+  BOOST_TEST(a.quantile(0.5) > 5e-17);
+  BOOST_TEST(a.quantile(0.5) < 2e-16);
+  const auto round = contactbench::harness::LogHistogram::from_json(a.to_json());
+  BOOST_TEST(round.to_json().dump() == a.to_json().dump());
+}
+
+BOOST_AUTO_TEST_CASE(query_loader_names_file_line_and_field) {
+  test::TempFile f("q.jsonl", std::string(good_line) + "\n" +
+                                  R"({"p":[1,"nan",3],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})" + "\n");
+  const auto msg = error_of([&] { contactbench::harness::find_family("closest_feature")->eval(f.str(), {}); });
+  BOOST_TEST(msg.find(f.str()) != std::string::npos, msg);
+  BOOST_TEST(msg.find("line 2") != std::string::npos, msg);
+  BOOST_TEST(msg.find("field p[1]") != std::string::npos, msg);
+
+  struct Bad {
+    const char* line;
+    const char* needle;
+  };
+  for (const Bad& bad : {Bad{R"({"p":[1,1,3],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0)", "truncated"},
+                         Bad{R"({"p":[1,1],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})", "field p"},
+                         Bad{R"({"p":[1,1,3],"a":[0,0,0],"b":[4,0,0]})", "field c: missing"},
+                         Bad{R"({"p":[1,1,3],"a":true,"b":[4,0,0],"c":[0,4,0]})", "field a"},
+                         Bad{R"({"p":[1,1,"1e999"],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})", "infinite"},
+                         Bad{R"({"p":[1,1,3],"a":[0,0,0],"b":[1,1,1],"c":[2,2,2]})", "collinear"},
+                         Bad{R"([1,2,3])", "expected a JSON object"}}) {
+    test::TempFile g("bad.jsonl", std::string(bad.line) + "\n");
+    const auto m = error_of([&] { contactbench::harness::find_family("closest_feature")->eval(g.str(), {}); });
+    BOOST_TEST(m.find(bad.needle) != std::string::npos, bad.line << " -> " << m);
+    BOOST_TEST(m.find("line 1") != std::string::npos, m);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(case_file_loader_rejects_bad_files) {
+  test::TempFile truncated("cases.json", R"({"family":"closest_feature","cases":[{"name":"x",)");
+  auto m = error_of([&] { cases::load_closest_feature_cases(truncated.str()); });
+  BOOST_TEST(m.find("truncated") != std::string::npos, m);
+  test::TempFile no_expect("cases.json",
+                           R"({"family":"closest_feature","cases":[{"name":"x","query":)" +
+                               std::string(good_line) + "}]}");
+  m = error_of([&] { cases::load_closest_feature_cases(no_expect.str()); });
+  BOOST_TEST(m.find("case 0 (\"x\"): field expect: missing") != std::string::npos, m);
+  test::TempFile bad_region(
+      "cases.json", R"({"family":"closest_feature","cases":[{"name":"x","query":)" +
+                        std::string(good_line) +
+                        R"(,"expect":{"region":"edge7","point":[1,1,0],"squared_distance":9}}]})");
+  m = error_of([&] { cases::load_closest_feature_cases(bad_region.str()); });
+  BOOST_TEST(m.find("expect.region") != std::string::npos, m);
+  test::TempFile negative(
+      "cases.json", R"({"family":"closest_feature","cases":[{"name":"x","query":)" +
+                        std::string(good_line) +
+                        R"(,"expect":{"region":"face","point":[1,1,0],"squared_distance":-9}}]})");
+  m = error_of([&] { cases::load_closest_feature_cases(negative.str()); });
+  BOOST_TEST(m.find("must not be negative") != std::string::npos, m);
+}
+
+BOOST_AUTO_TEST_CASE(command_exit_codes) {
+  test::TempFile out("check.json");
+  BOOST_TEST(test::run_cli({"check", "--family", "closest_feature", "--n", "200", "--quiet", "--json", out.str()}) == 0);
+  BOOST_TEST(cases::read_json_file(out.str())["schema"] == "contactbench.check/1");
+  BOOST_TEST(test::run_cli({"check", "--family", "no_such_family"}) == 2);
+  BOOST_TEST(test::run_cli({"check", "--shard", "3/2"}) == 2);
+  BOOST_TEST(test::run_cli({"check", "--n", "many"}) == 2);
+  BOOST_TEST(test::run_cli({"frobnicate"}) == 2);
+  BOOST_TEST(test::run_cli({"list"}) == 0);
+  test::TempFile good("q.jsonl", std::string(good_line) + "\n");
+  BOOST_TEST(test::run_cli({"eval", "--family", "closest_feature", "--input", good.str()}) == 0);
+  test::TempFile bad("q.jsonl", "{\"p\":[1,1,3]\n");
+  BOOST_TEST(test::run_cli({"eval", "--family", "closest_feature", "--input", bad.str()}) == 2);
+  BOOST_TEST(test::run_cli({"eval", "--family", "closest_feature", "--input", "/nonexistent.jsonl"}) == 2);
+  BOOST_TEST(test::run_cli({"run", "no_such_scenario"}) == 2);
+}
+
+BOOST_AUTO_TEST_CASE(merge_of_shards_equals_whole_run) {
+  test::TempFile a("s0.json"), b("s1.json"), whole("w.json"), merged("m.json");
+  const std::vector<std::string> base = {"check", "--family", "closest_feature", "--n", "400", "--quiet", "--seed", "5"};
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_cli(args);
+  };
+  BOOST_TEST(with({"--shard", "0/2", "--json", a.str()}) == 0);
+  BOOST_TEST(with({"--shard", "1/2", "--json", b.str()}) == 0);
+  BOOST_TEST(with({"--json", whole.str()}) == 0);
+  BOOST_TEST(test::run_cli({"merge", a.str(), b.str(), "--json", merged.str()}) == 0);
+  const auto m = cases::read_json_file(merged.str())["families"][0];
+  const auto w = cases::read_json_file(whole.str())["families"][0];
+  BOOST_TEST(m["by_source"].dump() == w["by_source"].dump());
+  BOOST_TEST(m["errors"]["point"]["counts"].dump() == w["errors"]["point"]["counts"].dump());
+  test::TempFile notcheck("x.json", "{\"schema\":\"other\"}");
+  BOOST_TEST(test::run_cli({"merge", notcheck.str(), "--json", merged.str()}) == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,241 @@
+// Reference closest feature: ../shared/sources/pfc-faceted-walls.txt (facet contact), with
+// the regions of cases/closest_feature.hpp.
+//
+// Every input double is m·2^E with an integer m, so after scaling by a common power of two
+// the whole query is integer: each decision is the sign of an integer polynomial and each
+// construction an integer fraction. GMP integers (no gcd normalisation, unlike rationals)
+// keep the exact stage a few microseconds. Signs are first tried with CGAL interval
+// arithmetic (the filter); only the values the decided region needs are then computed
+// exactly, because its constructions and margin need them anyway.
+#include "reference/closest_feature.hpp"
+
+#include "reference/src/cgal.hpp"
+
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+namespace contactbench::reference {
+namespace {
+
+using cases::Region;
+using exact::Interval;
+
+// The query as integer vectors times 2^exp.
+struct IntegerQuery {
+  std::array<std::array<mpz_class, 3>, 4> v;  // p, a, b, c
+  long exp = 0;
+};
+
+IntegerQuery to_integers(const cases::ClosestFeatureQuery& q) {
+  const cases::Vec3* src[4] = {&q.p, &q.a, &q.b, &q.c};
+  long lowest = LONG_MAX;
+  std::array<std::array<std::pair<long long, long>, 3>, 4> parts{};
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 3; ++k) {
+      int e = 0;
+      const double f = std::frexp((*src[i])[k], &e);
+      long long m = static_cast<long long>(std::ldexp(f, 53));  // exact: |f| < 1
+      long ex = e - 53;
+      if (m != 0) {
+        const int tz = __builtin_ctzll(static_cast<unsigned long long>(m < 0 ? -m : m));
+        m >>= tz;
+        ex += tz;
+        lowest = std::min(lowest, ex);
+      }
+      parts[i][k] = {m, ex};
+    }
+  if (lowest == LONG_MAX) lowest = 0;
+  IntegerQuery out;
+  out.exp = lowest;
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 3; ++k) {
+      mpz_class& z = out.v[i][k];
+      z = static_cast<long>(parts[i][k].first);
+      if (parts[i][k].first != 0) mpz_mul_2exp(z.get_mpz_t(), z.get_mpz_t(), parts[i][k].second - lowest);
+    }
+  return out;
+}
+
+template <class T>
+using V3 = std::array<T, 3>;
+
+template <class T>
+V3<T> sub(const V3<T>& x, const V3<T>& y) { return {x[0] - y[0], x[1] - y[1], x[2] - y[2]}; }
+template <class T>
+T dot(const V3<T>& x, const V3<T>& y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; }
+template <class T>
+V3<T> cross(const V3<T>& x, const V3<T>& y) {
+  return {x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]};
+}
+
+// The nine decision values of the region rule, for any exact-enough number type:
+// dn[k] = (p-v_k)·e_k, dp[k] = (p-v_k)·(v_{k-1}-v_k), s[k] = n·(e_k × (p-v_k)),
+// with e_k = v_{k+1} - v_k and n = e_0 × (v_2 - v_0).
+template <class T>
+struct Decisions {
+  std::array<T, 3> dn, dp, s;
+};
+
+template <class T>
+Decisions<T> decisions(const std::array<V3<T>, 4>& v) {
+  Decisions<T> out;
+  const V3<T>* vert[3] = {&v[1], &v[2], &v[3]};
+  std::array<V3<T>, 3> e, w;
+  for (int k = 0; k < 3; ++k) {
+    e[k] = sub(*vert[(k + 1) % 3], *vert[k]);
+    w[k] = sub(v[0], *vert[k]);
+  }
+  const V3<T> n = cross(e[0], sub(*vert[2], *vert[0]));
+  for (int k = 0; k < 3; ++k) {
+    out.dn[k] = dot(w[k], e[k]);
+    out.dp[k] = -dot(w[k], e[(k + 2) % 3]);
+    out.s[k] = dot(n, cross(e[k], w[k]));
+  }
+  return out;
+}
+
+// The region rule (see cases::Region): vertex k iff dn[k] <= 0 and dp[k] <= 0; open edge
+// k iff s[k] <= 0, dn[k] > 0 and dp[k+1] > 0; open face otherwise. The filtered version
+// gives up (nullopt) as soon as a needed sign is uncertain.
+std::optional<Region> filtered_region(const cases::ClosestFeatureQuery& q) {
+  exact::ProtectRounding guard;
+  std::array<V3<Interval>, 4> v;
+  const cases::Vec3* src[4] = {&q.p, &q.a, &q.b, &q.c};
+  for (int i = 0; i < 4; ++i) v[i] = {(*src[i])[0], (*src[i])[1], (*src[i])[2]};
+  const auto d = decisions(v);
+  std::array<CGAL::Uncertain<CGAL::Sign>, 3> dn, dp, s;
+  for (int k = 0; k < 3; ++k) {
+    dn[k] = CGAL::sign(d.dn[k]);
+    dp[k] = CGAL::sign(d.dp[k]);
+    s[k] = CGAL::sign(d.s[k]);
+  }
+  // Compare Uncertain<Sign> with 0 through Uncertain<bool>.
+  auto le0 = [](CGAL::Uncertain<CGAL::Sign> x) { return x != CGAL::POSITIVE; };
+  auto gt0 = [](CGAL::Uncertain<CGAL::Sign> x) { return x == CGAL::POSITIVE; };
+  for (int k = 0; k < 3; ++k) {
+    const auto is_vertex = le0(dn[k]) & le0(dp[k]);
+    if (!CGAL::is_certain(is_vertex)) return std::nullopt;
+    if (CGAL::get_certain(is_vertex)) return static_cast<Region>(4 + k);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const auto is_edge = le0(s[k]) & gt0(dn[k]) & gt0(dp[(k + 1) % 3]);
+    if (!CGAL::is_certain(is_edge)) return std::nullopt;
+    if (CGAL::get_certain(is_edge)) return static_cast<Region>(1 + k);
+  }
+  return Region::face;
+}
+
+Region exact_region(const Decisions<mpz_class>& d) {
+  for (int k = 0; k < 3; ++k)
+    if (sgn(d.dn[k]) <= 0 && sgn(d.dp[k]) <= 0) return static_cast<Region>(4 + k);
+  for (int k = 0; k < 3; ++k)
+    if (sgn(d.s[k]) <= 0 && sgn(d.dn[k]) > 0 && sgn(d.dp[(k + 1) % 3]) > 0)
+      return static_cast<Region>(1 + k);
+  return Region::face;
+}
+
+// num / den · 2^exp rounded once to the nearest double (MPFR, exact operands).
+double quotient_to_double(const mpz_class& num, const mpz_class& den, long exp) {
+  mpfr_t x, r;
+  mpfr_init2(x, std::max<long>(64, static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2)) + 1));
+  mpfr_init2(r, 53);
+  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);  // exact: precision covers num
+  mpfr_mul_2si(x, x, exp, MPFR_RNDN);         // exact: power of two
+  mpfr_div_z(r, x, den.get_mpz_t(), MPFR_RNDN);
+  const double d = mpfr_get_d(r, MPFR_RNDN);
+  mpfr_clear(x);
+  mpfr_clear(r);
+  return d;
+}
+
+// sqrt(num / den) rounded to double: irrational in general, so a 256-bit MPFR evaluation
+// rounded once more (the margin is the only output that needs it).
+double sqrt_quotient_to_double(const mpz_class& num, const mpz_class& den) {
+  mpfr_t x;
+  mpfr_init2(x, 256);
+  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);
+  mpfr_div_z(x, x, den.get_mpz_t(), MPFR_RNDN);
+  mpfr_sqrt(x, x, MPFR_RNDN);
+  const double d = mpfr_get_d(x, MPFR_RNDN);
+  mpfr_clear(x);
+  return d;
+}
+
+}  // namespace
+
+cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
+  const IntegerQuery iq = to_integers(q);
+  const auto& v = iq.v;
+  const V3<mpz_class>* vert[3] = {&v[1], &v[2], &v[3]};
+  std::array<V3<mpz_class>, 3> e;
+  for (int k = 0; k < 3; ++k) e[k] = sub(*vert[(k + 1) % 3], *vert[k]);
+  const V3<mpz_class> n = cross(e[0], sub(*vert[2], *vert[0]));
+  const mpz_class n2 = dot(n, n);
+  if (sgn(n2) == 0) throw cases::InputError("closest_feature: degenerate triangle (collinear vertices)");
+
+  std::optional<Region> decided = filtered_region(q);
+  if (!decided) decided = exact_region(decisions(v));
+  const Region region = *decided;
+
+  cases::ClosestFeatureResult r;
+  r.region = region;
+  const int kind = static_cast<int>(region);
+  // Margin terms value^2 / norm^2 (squared distances to the region's bounding planes).
+  std::vector<std::pair<mpz_class, mpz_class>> terms;
+  mpz_class d2_num, d2_den = 1;
+  if (kind >= 4) {  // vertex k: closest point is the vertex itself
+    const int k = kind - 4;
+    const auto w = sub(v[0], *vert[k]);
+    const mpz_class dn = dot(w, e[k]), dp = -dot(w, e[(k + 2) % 3]);
+    terms.push_back({dn * dn, dot(e[k], e[k])});
+    terms.push_back({dp * dp, dot(e[(k + 2) % 3], e[(k + 2) % 3])});
+    r.point = k == 0 ? q.a : (k == 1 ? q.b : q.c);
+    d2_num = dot(w, w);
+  } else if (kind >= 1) {  // open edge k: v_k + t e_k, t = dn / |e_k|^2
+    const int k = kind - 1;
+    const auto w = sub(v[0], *vert[k]);
+    const mpz_class dn = dot(w, e[k]), e2 = dot(e[k], e[k]);
+    const mpz_class s = dot(n, cross(e[k], w)), rest = e2 - dn;
+    terms.push_back({s * s, n2 * e2});
+    terms.push_back({dn * dn, e2});
+    terms.push_back({rest * rest, e2});
+    for (int i = 0; i < 3; ++i)
+      r.point[i] = quotient_to_double((*vert[k])[i] * e2 + dn * e[k][i], e2, iq.exp);
+    d2_num = dot(w, w) * e2 - dn * dn;
+    d2_den = e2;
+  } else {  // open face: p minus its offset along n
+    const auto w = sub(v[0], *vert[0]);
+    const mpz_class h = dot(n, w);
+    for (int k = 0; k < 3; ++k) {
+      const auto wk = sub(v[0], *vert[k]);
+      const mpz_class s = dot(n, cross(e[k], wk));
+      terms.push_back({s * s, n2 * dot(e[k], e[k])});
+    }
+    for (int i = 0; i < 3; ++i) r.point[i] = quotient_to_double(v[0][i] * n2 - h * n[i], n2, iq.exp);
+    d2_num = h * h;
+    d2_den = n2;
+  }
+  r.squared_distance = quotient_to_double(d2_num, d2_den, 2 * iq.exp);
+  // Smallest term, compared exactly by cross-multiplication; then relative to L^2.
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < terms.size(); ++i)
+    if (terms[i].first * terms[best].second < terms[best].first * terms[i].second) best = i;
+  mpz_class L2 = 0;
+  for (int k = 0; k < 3; ++k) L2 = std::max(L2, mpz_class(dot(e[k], e[k])));
+  r.margin = sqrt_quotient_to_double(terms[best].first, terms[best].second * L2);
+  return r;
+}
+
+double cgal_epick_squared_distance(const cases::ClosestFeatureQuery& q) {
+  using K = CGAL::Exact_predicates_inexact_constructions_kernel;
+  const K::Point_3 p(q.p.x(), q.p.y(), q.p.z());
+  const K::Triangle_3 t(K::Point_3(q.a.x(), q.a.y(), q.a.z()), K::Point_3(q.b.x(), q.b.y(), q.b.z()),
+                        K::Point_3(q.c.x(), q.c.y(), q.c.z()));
+  return CGAL::squared_distance(p, t);
+}
+
+}  // namespace contactbench::reference

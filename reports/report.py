@@ -1,0 +1,489 @@
+#!/usr/bin/python3
+"""contactbench report: results/*.json -> reports/out/index.html with PNG figures beside it.
+
+    /usr/bin/python3 reports/report.py --results results --out reports/out
+
+Inputs (each may be absent; the page then says what is missing):
+  results/check.json   schema "contactbench.check/1" (agreement statistics per family)
+  results/bench.json   Google Benchmark JSON (names <stem>/<case>/<impl>)
+  results/run/*.json   scenario outputs, read only by the plugins in reports/sections/
+
+Section plugins: every reports/sections/<stem>.py defines
+    render(results_dir: pathlib.Path, out_dir: pathlib.Path) -> str   (an HTML fragment)
+and may import the helpers of reports/common.py (`import common`).
+
+Exit codes: 0 report written; 1 report written but a section plugin failed;
+2 an input file is malformed (one error line naming the file on stderr, no page).
+"""
+import argparse
+import datetime
+import importlib.util
+import pathlib
+import statistics
+import sys
+import traceback
+
+sys.dont_write_bytecode = True  # no __pycache__ inside the source tree
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import common  # noqa: E402
+from common import (InputError, esc, fmt_ns, fmt_ratio, fmt_sci, is_number,  # noqa: E402
+                    paragraph, speed_phrase, table)
+
+CHECK_SCHEMA = "contactbench.check/1"
+COUNT_FIELDS = ("queries", "agree", "boundary", "false_positive", "wrong")
+EXAMPLE_KINDS = ("wrong", "false_positive", "boundary")  # most serious first
+MAX_EXAMPLES = 5
+TIME_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# Components Google Benchmark appends to a benchmark's name.
+GB_MODIFIERS = ("real_time", "process_time", "manual_time", "iterations:", "repeats:",
+                "threads:", "min_time:", "min_warmup_time:")
+
+
+# ---------------------------------------------------------------- check.json
+
+def _fail(path, where, msg):
+    raise InputError(f"{path}: {where}: {msg}")
+
+
+def _int(obj, key, path, where):
+    v = obj.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        _fail(path, f"{where}.{key}", f"expected a non-negative integer, got {v!r}")
+    return v
+
+
+def _obj(v, path, where):
+    if not isinstance(v, dict):
+        _fail(path, where, f"expected an object, got {type(v).__name__}")
+    return v
+
+
+def _check_hist(h, path, where):
+    _obj(h, path, where)
+    counts = h.get("counts")
+    if not isinstance(counts, list) or not all(isinstance(c, int) and c >= 0 for c in counts):
+        _fail(path, f"{where}.counts", "expected a list of non-negative integers")
+    for key in ("lo_log10", "bins_per_decade"):
+        if not is_number(h.get(key)):
+            _fail(path, f"{where}.{key}", f"expected a number, got {h.get(key)!r}")
+    if h["bins_per_decade"] <= 0:
+        _fail(path, f"{where}.bins_per_decade", "must be positive")
+    _int(h, "count", path, where)
+    for key in ("zeros", "below", "above"):
+        if key in h:
+            _int(h, key, path, where)
+    for key in ("max", "mean", "median", "sum", "bound"):  # null: NaN/Inf written by the harness
+        if h.get(key) is not None and not is_number(h[key]):
+            _fail(path, f"{where}.{key}", f"expected a number or null, got {h[key]!r}")
+
+
+def load_check(path):
+    """Returns the validated check.json document, or None when the file is absent."""
+    if not path.exists():
+        return None
+    doc = _obj(common.load_json(path), path, "top level")
+    if doc.get("schema") != CHECK_SCHEMA:
+        _fail(path, "schema", f"expected {CHECK_SCHEMA!r}, got {doc.get('schema')!r}")
+    _obj(doc.get("context", {}), path, "context")
+    families = doc.get("families")
+    if not isinstance(families, list):
+        _fail(path, "families", "expected a list")
+    for i, f in enumerate(families):
+        where = f"families[{i}]"
+        _obj(f, path, where)
+        if not isinstance(f.get("family"), str) or not f["family"]:
+            _fail(path, f"{where}.family", "expected a non-empty string")
+        where = f"families[{i}] ({f['family']})"
+        for key in COUNT_FIELDS:
+            _int(f, key, path, where)
+        for src, c in _obj(f.get("by_source", {}), path, f"{where}.by_source").items():
+            _obj(c, path, f"{where}.by_source.{src}")
+            for key in COUNT_FIELDS:
+                _int(c, key, path, f"{where}.by_source.{src}")
+        for field, h in _obj(f.get("errors", {}), path, f"{where}.errors").items():
+            _check_hist(h, path, f"{where}.errors.{field}")
+        for impl, h in _obj(f.get("time_ns", {}), path, f"{where}.time_ns").items():
+            _check_hist(h, path, f"{where}.time_ns.{impl}")
+        for kind, lst in _obj(f.get("examples", {}), path, f"{where}.examples").items():
+            if not isinstance(lst, list) or not all(isinstance(e, dict) for e in lst):
+                _fail(path, f"{where}.examples.{kind}", "expected a list of objects")
+    return doc
+
+
+# ---------------------------------------------------------------- bench.json
+
+def split_bench_name(name):
+    """'closest_feature/random/fast/real_time' -> ('closest_feature', 'random', 'fast')."""
+    parts = [p for p in name.split("/") if not p.startswith(GB_MODIFIERS)]
+    if len(parts) < 3:
+        return None
+    return parts[0], "/".join(parts[1:-1]), parts[-1]
+
+
+def load_bench(path):
+    """Returns ({(stem, case): {impl: ns per iteration}} in file order, [notes], context)
+    or None when the file is absent. Prefers the "median" aggregate, else the median of the
+    plain iteration entries; real_time is used (one iteration = one query)."""
+    if not path.exists():
+        return None
+    doc = _obj(common.load_json(path), path, "top level")
+    entries = doc.get("benchmarks")
+    if not isinstance(entries, list):
+        _fail(path, "benchmarks", "expected a list")
+    medians, iterations, notes = {}, {}, []
+    for i, b in enumerate(entries):
+        where = f"benchmarks[{i}]"
+        _obj(b, path, where)
+        name = b.get("name")
+        if not isinstance(name, str):
+            _fail(path, f"{where}.name", "expected a string")
+        if b.get("error_occurred"):
+            notes.append(f"{name}: skipped, the benchmark reported an error: "
+                         f"{b.get('error_message', '')}")
+            continue
+        run_type = b.get("run_type", "iteration")
+        agg = b.get("aggregate_name")
+        if run_type == "aggregate" and agg != "median":
+            continue  # mean, stddev, cv, ... : the median is what we report
+        base = b.get("run_name") or name
+        if run_type == "aggregate" and base == name and name.endswith("_" + str(agg)):
+            base = name[: -len(agg) - 1]
+        key = split_bench_name(base)
+        if key is None:
+            notes.append(f"{name}: skipped, not named <stem>/<case>/<impl>")
+            continue
+        unit = b.get("time_unit", "ns")
+        if unit not in TIME_UNITS:
+            _fail(path, f"{where}.time_unit", f"expected one of {sorted(TIME_UNITS)}, got {unit!r}")
+        t = b.get("real_time")
+        if not is_number(t) or t <= 0:
+            _fail(path, f"{where}.real_time", f"expected a positive number, got {t!r}")
+        ns = t * TIME_UNITS[unit]
+        if run_type == "aggregate":
+            medians[key] = ns
+        else:
+            iterations.setdefault(key, []).append(ns)
+    times = {}
+    for key in list(dict.fromkeys(list(iterations) + list(medians))):
+        ns = medians[key] if key in medians else statistics.median(iterations[key])
+        times.setdefault(key[:2], {})[key[2]] = ns
+    context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
+    return times, notes, context
+
+
+def impl_order(impls):
+    first = [i for i in ("reference", "fast") if i in impls]
+    return first + sorted(i for i in impls if i not in first)
+
+
+def family_speed(times, stem):
+    """(case, [(impl, phrase)]) on the 'random' case when present, else the first case."""
+    cases = [case for (s, case) in times if s == stem]
+    if not cases:
+        return None
+    case = "random" if "random" in cases else cases[0]
+    group = times[(stem, case)]
+    if "fast" not in group:
+        return case, []
+    return case, [(impl, speed_phrase(group["fast"], group[impl], impl))
+                  for impl in impl_order(group) if impl != "fast"]
+
+
+# ---------------------------------------------------------------- figures
+
+def field_unit(field, h):
+    if isinstance(h.get("unit"), str):
+        return h["unit"]
+    return "ULPs" if "ulp" in field.lower() else "relative to query scale"
+
+
+def error_figure(fam, out_dir):
+    """Histogram of every continuous field's error, log-x, with its stated bound."""
+    errors = fam.get("errors", {})
+    fig, ax = common.new_figure()
+    colours = common.plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    lo_all, hi_all, worst = [], [], None
+    units = set()
+    for k, (field, h) in enumerate(sorted(errors.items())):
+        colour = colours[k % len(colours)]
+        lo, bpd, counts = h["lo_log10"], h["bins_per_decade"], h["counts"]
+        edges = [10 ** (lo + i / bpd) for i in range(len(counts) + 1)]
+        used = [i for i, c in enumerate(counts) if c > 0]
+        unit = field_unit(field, h)
+        units.add(unit)
+        bound = h.get("bound")
+        label = f"{field} [{unit}]: max {fmt_sci(h.get('max'))}"
+        if is_number(bound) and bound > 0:
+            label += f", bound {fmt_sci(bound)}"
+            ax.axvline(bound, color=colour, linestyle="--", linewidth=1.5)
+            lo_all.append(bound)
+            hi_all.append(bound)
+            if is_number(h.get("max")):
+                ratio = h["max"] / bound
+                if worst is None or ratio > worst[1]:
+                    worst = (field, ratio)
+            else:
+                worst = (field, float("inf"))
+        extra = [f"{h[key]} {what}" for key, what in
+                 (("zeros", "exact zeros"), ("below", "below 1e%g" % lo),
+                  ("above", "above the range")) if h.get(key)]
+        if extra:
+            label += " (" + ", ".join(extra) + " not shown)"
+        if used:
+            a, b = used[0], used[-1] + 1
+            ys = [c if c > 0 else 0.5 for c in counts[a:b]]
+            ax.stairs(ys, edges[a:b + 1], color=colour, linewidth=1.8, baseline=0.5, label=label)
+            lo_all.append(edges[a])
+            hi_all.append(edges[b])
+        else:
+            ax.plot([], [], color=colour, label=label)
+    if lo_all:
+        ax.set_xlim(min(lo_all) / 10, max(hi_all) * 10)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    peak = max([c for h in errors.values() for c in h["counts"]] + [1])
+    ax.set_ylim(0.8, peak * 40)  # head room for the legend
+    unit_text = units.pop() if len(units) == 1 else "each field's unit, see legend"
+    ax.set_xlabel(f"|fast − reference| ({unit_text}); dashed line: stated bound")
+    ax.set_ylabel("queries per ¼-decade bin")
+    ax.set_title(f"{fam['family']}: error of the continuous fields")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    name = common.save_figure(fig, out_dir, f"errors_{fam['family']}")
+    if worst is None:
+        caption = "Each curve should lie left of its dashed bound line (no bound stated)."
+    elif worst[1] == float("inf"):
+        caption = f"{worst[0]} has a non-finite largest error (NaN or Inf): it fails its bound."
+    elif worst[1] <= 1:
+        caption = (f"Every field stays left of its dashed bound line; the closest call is "
+                   f"{worst[0]} at {worst[1]:.2g} of its bound.")
+    else:
+        caption = (f"{worst[0]} crosses its dashed bound line: its largest error is "
+                   f"{worst[1]:.3g}× the stated bound.")
+    return common.figure_html(name, caption)
+
+
+def speed_figure(times, out_dir):
+    """Horizontal bars, ns per iteration per implementation, grouped by <stem>/<case>."""
+    groups = list(times)
+    impls = impl_order({i for g in times.values() for i in g})
+    colours = {"reference": "#8c8c8c", "fast": "#1f77b4"}
+    palette = ["#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+    for k, impl in enumerate(i for i in impls if i not in colours):
+        colours[impl] = palette[k % len(palette)]
+    height = 0.8 / max(1, len(impls))
+    fig, ax = common.new_figure(8.5, 1.0 + 0.32 * sum(len(times[g]) for g in groups) + 0.3 * len(groups))
+    all_t = [t for g in times.values() for t in g.values()]
+    seen = set()
+    for gi, g in enumerate(groups):
+        present = [i for i in impls if i in times[g]]
+        for k, impl in enumerate(present):
+            y = gi + (k - (len(present) - 1) / 2) * height
+            t = times[g][impl]
+            ax.barh(y, t, height=height * 0.9, color=colours[impl],
+                    label=None if impl in seen else impl)
+            seen.add(impl)
+            text = fmt_ns(t)
+            if impl != "fast" and "fast" in times[g]:
+                text += " · " + speed_phrase(times[g]["fast"], t, impl)
+            ax.text(t * 1.08, y, text, va="center", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlim(min(all_t) / 3, max(all_t) * 3e3)
+    ax.set_yticks(range(len(groups)))
+    ax.set_yticklabels([f"{s}/{c}" for s, c in groups])
+    ax.invert_yaxis()
+    ax.set_xlabel("time per query (ns, log scale; one time step for scenario benchmarks)")
+    ax.set_title("Speed per implementation (Google Benchmark, median)")
+    ax.grid(True, axis="x", which="major", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    name = common.save_figure(fig, out_dir, "speed")
+    caption = ("Shorter bars are faster; each label gives how many times faster the fast "
+               "variant is than that implementation on the same queries.")
+    rows = [[f"{s}/{c}", impl, fmt_ns(times[(s, c)][impl]),
+             speed_phrase(times[(s, c)]["fast"], times[(s, c)][impl], impl)
+             if impl != "fast" and "fast" in times[(s, c)] else ""]
+            for (s, c) in groups for impl in impls if impl in times[(s, c)]]
+    return common.figure_html(name, caption) + table(["benchmark", "implementation",
+                                                      "time per query", "ratio"], rows)
+
+
+# ---------------------------------------------------------------- page sections
+
+def context_html(check, bench_doc_context):
+    rows = []
+    ctx = (check or {}).get("context", {})
+    for key in ("commit", "compiler", "cgal_version", "date", "seed", "n", "shard", "host"):
+        if key in ctx:
+            rows.append([key, ctx[key]])
+    for key in ("date", "host_name", "num_cpus", "mhz_per_cpu", "library_build_type"):
+        if key in bench_doc_context:
+            cls = "bad" if key == "library_build_type" and bench_doc_context[key] == "debug" else None
+            rows.append([(f"bench {key}", cls), (bench_doc_context[key], cls)])
+    if not rows:
+        return paragraph("No run context available.")
+    return table(["", "value"], rows)
+
+
+def counts_cells(c):
+    return [c["queries"], c["agree"], c["boundary"], c["false_positive"],
+            (c["wrong"], "bad" if c["wrong"] > 0 else "ok")]
+
+
+def largest_errors(fam):
+    parts, bad = [], False
+    for field, h in sorted(fam.get("errors", {}).items()):
+        bound, mx = h.get("bound"), h.get("max")
+        over = mx is None or (is_number(bound) and mx > bound)
+        bad |= over
+        parts.append(f"{field}: {fmt_sci(mx)} / {fmt_sci(bound)} {field_unit(field, h)}"
+                     + (" (over bound)" if over else ""))
+    return ("; ".join(parts) or "—", "bad" if bad else None)
+
+
+def summary_html(check, times):
+    rows = []
+    for fam in check["families"]:
+        speed = family_speed(times, fam["family"]) if times else None
+        if speed is None:
+            speed_text = "—"
+        else:
+            case, phrases = speed
+            speed_text = f"{case}: " + (", ".join(p for _, p in phrases) or "no fast entry")
+        rows.append([fam["family"], fam.get("agreement", "—")] + counts_cells(fam)
+                    + [largest_errors(fam), speed_text])
+    return table(["family", "agreement", "queries", "agree", "boundary", "false positives",
+                  "wrong", "largest error / stated bound", "speed"], rows)
+
+
+def family_html(fam, out_dir):
+    out = [f'<h3 id="{esc(common.safe_name(fam["family"]))}">{esc(fam["family"])}</h3>\n']
+    agreement = fam.get("agreement", "—")
+    out.append(paragraph(f"Agreement class: {agreement}. {fam.get('justification', '')}".strip()))
+    if fam.get("errors"):
+        out.append(error_figure(fam, out_dir))
+    else:
+        out.append(paragraph("No continuous fields: all results are compared exactly."))
+    if fam.get("by_source"):
+        out.append("<h4>By query source</h4>\n")
+        out.append(table(["source", "queries", "agree", "boundary", "false positives", "wrong"],
+                         [[s] + counts_cells(c) for s, c in sorted(fam["by_source"].items())]))
+    rows = []
+    for kind in EXAMPLE_KINDS:
+        for e in fam.get("examples", {}).get(kind, [])[:MAX_EXAMPLES]:
+            rows.append([(kind, "bad" if kind == "wrong" else None),
+                         f"{e.get('source', '?')} #{e.get('index', '?')}",
+                         e.get("label", ""), e.get("detail", "")])
+    if rows:
+        out.append(f"<h4>First examples (up to {MAX_EXAMPLES} of each kind)</h4>\n")
+        out.append(table(["verdict", "source", "label", "detail"], rows))
+    return "".join(out)
+
+
+def run_plugins(sections_dir, results_dir, out_dir):
+    """Returns (html, number of failed plugins)."""
+    out, failed = [], 0
+    for path in sorted(sections_dir.glob("*.py")) if sections_dir.is_dir() else []:
+        if path.name.startswith("_"):
+            continue
+        stem = path.stem
+        out.append(f'<h2 id="section-{esc(stem)}">{esc(stem)}</h2>\n')
+        try:
+            spec = importlib.util.spec_from_file_location(f"contactbench_section_{stem}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            fragment = module.render(results_dir, out_dir)
+            if not isinstance(fragment, str):
+                raise TypeError(f"render() returned {type(fragment).__name__}, not str")
+            out.append(fragment)
+        except Exception as e:  # a broken plugin must not take the report down
+            failed += 1
+            message = f"section {stem} ({path}) failed: {type(e).__name__}: {e}"
+            print(f"report.py: error: {message}", file=sys.stderr)
+            traceback.print_exc(file=sys.stderr)
+            out.append(paragraph(message, "error"))
+    return "".join(out), failed
+
+
+STYLE = """
+body { font-family: sans-serif; max-width: 1100px; margin: 1em auto; padding: 0 1em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+td.bad { background: #f8d0d0; color: #a00000; font-weight: bold; }
+p.error { background: #f8d0d0; color: #a00000; padding: 0.5em; font-weight: bold; }
+p.missing { color: #805000; }
+figure { margin: 0.5em 0 1.5em; } figure img { max-width: 100%; }
+figcaption { font-style: italic; color: #333; }
+"""
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="contactbench HTML report")
+    ap.add_argument("--results", type=pathlib.Path, default=pathlib.Path("results"))
+    ap.add_argument("--out", type=pathlib.Path, default=HERE / "out")
+    ap.add_argument("--sections", type=pathlib.Path, default=HERE / "sections",
+                    help="folder of section plugins (default: reports/sections)")
+    args = ap.parse_args(argv)
+    index = args.out / "index.html"
+    times, notes, bench_context = {}, [], {}
+    try:
+        if index.exists():
+            index.unlink()  # never leave a stale page behind a failed run
+        check = load_check(args.results / "check.json")
+        bench = load_bench(args.results / "bench.json")
+        if bench is not None:
+            times, notes, bench_context = bench
+        args.out.mkdir(parents=True, exist_ok=True)
+    except InputError as e:
+        print(f"report.py: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"report.py: error: {e}", file=sys.stderr)
+        return 2
+
+    body = ["<h1>contactbench report</h1>\n",
+            paragraph(f"Generated {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC} "
+                      f"from {args.results}."),
+            "<h2>Context</h2>\n", context_html(check, bench_context)]
+
+    body.append("<h2>Summary</h2>\n")
+    if check is None:
+        body.append(paragraph(f"{args.results / 'check.json'} not found: no agreement "
+                              "results (run `contactbench check --json ...`).", "missing"))
+    elif not check["families"]:
+        body.append(paragraph(f"{args.results / 'check.json'} lists no families.", "missing"))
+    else:
+        body.append(summary_html(check, times))
+
+    if check is not None and check["families"]:
+        body.append("<h2>Families</h2>\n")
+        for fam in check["families"]:
+            body.append(family_html(fam, args.out))
+
+    body.append("<h2>Speed</h2>\n")
+    if times:
+        body.append(speed_figure(times, args.out))
+    elif bench is not None:
+        body.append(paragraph(f"{args.results / 'bench.json'} holds no usable "
+                              "<stem>/<case>/<impl> entries.", "missing"))
+    else:
+        body.append(paragraph(f"{args.results / 'bench.json'} not found: no speed ratios "
+                              "(run `contactbench bench`).", "missing"))
+    for note in notes:
+        body.append(paragraph(note, "missing"))
+
+    plugin_html, failed = run_plugins(args.sections, args.results, args.out)
+    body.append(plugin_html)
+
+    page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            f"<title>contactbench report</title><style>{STYLE}</style></head>\n<body>\n"
+            + "".join(body) + "</body></html>\n")
+    index.write_text(page, encoding="utf-8")
+    print(f"report.py: wrote {index}" + (f" ({failed} section(s) failed)" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

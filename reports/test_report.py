@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+"""Tests of reports/report.py on the small fixture files in reports/fixtures/.
+
+    /usr/bin/python3 reports/test_report.py      (exit status non-zero on failure)
+"""
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPORT = HERE / "report.py"
+FIXTURES = HERE / "fixtures"
+
+
+def run_report(results, out, *extra):
+    p = subprocess.run([sys.executable, str(REPORT), "--results", str(results), "--out", str(out),
+                        *extra], capture_output=True, text=True, timeout=300)
+    return p
+
+
+class Tmp(unittest.TestCase):
+    def setUp(self):
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_report_"))
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+
+    def results_copy(self):
+        """A writable copy of the fixtures (to break one file at a time)."""
+        dst = self.tmp / "results"
+        shutil.copytree(FIXTURES, dst)
+        return dst
+
+
+class FullReport(unittest.TestCase):
+    """One report on the complete fixtures, shared by the assertions below."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_report_"))
+        cls.out = cls.tmp / "out"
+        cls.proc = run_report(FIXTURES, cls.out)
+        index = cls.out / "index.html"
+        cls.page = index.read_text(encoding="utf-8") if index.exists() else ""
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_exit_code_zero(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+
+    def test_context(self):
+        for text in ("a286f61", "GNU 12.2.0", "5.5.1", "2026-11-21T20:00:00Z"):
+            self.assertIn(text, self.page)
+
+    def summary_row(self, family):
+        m = re.search(r"<tr><td>" + family + r"</td>.*?</tr>", self.page)
+        self.assertIsNotNone(m, f"no summary row for {family}")
+        return re.findall(r"<td[^>]*>(.*?)</td>", m.group(0)), m.group(0)
+
+    def test_summary_counts(self):
+        cells, _ = self.summary_row("closest_feature")
+        self.assertEqual(cells[1:7], ["approximate", "10000", "9961", "37", "0", "2"])
+        cells, _ = self.summary_row("ccd_ground")
+        self.assertEqual(cells[1:7], ["conservative", "2000", "1995", "0", "5", "0"])
+
+    def test_wrong_highlighted_only_when_nonzero(self):
+        _, row = self.summary_row("closest_feature")
+        self.assertIn('<td class="bad">2</td>', row)
+        _, row = self.summary_row("ccd_ground")
+        self.assertNotIn('class="bad">0<', row)
+
+    def test_largest_error_vs_bound(self):
+        _, row = self.summary_row("closest_feature")
+        self.assertIn("closest_point: 2.3e-13 / 1e-14", row)
+        self.assertIn("(over bound)", row)   # the fixture's closest_point max exceeds its bound
+        self.assertIn("squared_distance_ulp: 6 / 8 ULPs", row)
+        _, row = self.summary_row("ccd_ground")
+        self.assertNotIn("over bound", row)
+
+    def test_speed_ratios(self):
+        _, row = self.summary_row("closest_feature")
+        # random case, median aggregates 1000 ns / 25 ns (the means would give 39×) and 45 / 25
+        self.assertIn("random: fast 40× faster than reference", row)
+        self.assertIn("fast 1.8× faster than cgal_epick", row)
+        _, row = self.summary_row("ccd_ground")
+        self.assertIn("<td>—</td>", row)  # no benchmark for this family
+
+    def test_speed_chart_and_units(self):
+        self.assertIn('src="speed.png"', self.page)
+        # time_unit converted: boundary case 4.2 us vs 30 ns; square_drop 12.5 ms vs 0.25 ms
+        self.assertIn("<td>closest_feature/boundary</td><td>reference</td><td>4.2 µs</td>"
+                      "<td>fast 140× faster than reference</td>", self.page)
+        self.assertIn("<td>fast 2.0× faster than cgal_epick</td>", self.page)
+        self.assertIn("<td>square_drop/n_seg=4</td><td>reference</td><td>12.5 ms</td>"
+                      "<td>fast 50× faster than reference</td>", self.page)
+        # an entry with error_occurred is skipped and said so
+        self.assertIn("closest_feature/degenerate/fast: skipped", self.page)
+
+    def test_figures_exist_and_nonempty(self):
+        srcs = re.findall(r'<img src="([^"]+)"', self.page)
+        self.assertEqual(sorted(srcs), sorted(["errors_closest_feature.png", "errors_ccd_ground.png",
+                                               "speed.png", "closest_feature_regions.png"]))
+        for src in srcs:
+            png = self.out / src
+            self.assertTrue(png.is_file(), src)
+            self.assertGreater(png.stat().st_size, 5000, src)
+            self.assertEqual(png.read_bytes()[:8], b"\x89PNG\r\n\x1a\n", src)
+
+    def test_every_figure_has_a_caption(self):
+        figures = re.findall(r"<figure>.*?</figure>", self.page)
+        self.assertEqual(len(figures), 4)
+        for f in figures:
+            self.assertRegex(f, r"<figcaption>[^<]{20,}</figcaption>")
+
+    def test_error_caption_names_offending_field(self):
+        self.assertIn("closest_point crosses its dashed bound line: its largest error is 23×", self.page)
+        self.assertIn("the closest call is toi at 0.2 of its bound", self.page)
+
+    def test_by_source_and_examples(self):
+        self.assertIn("<td>degenerate</td><td>4980</td><td>4945</td><td>35</td>", self.page)
+        self.assertIn("margin 0.42 &gt; bound 8.9e-16", self.page)  # a wrong example's detail
+        self.assertIn("fast step 0.979 &lt; exact safe step 1", self.page)  # a false positive
+
+    def test_closest_feature_section(self):
+        fixture = json.loads((FIXTURES / "run" / "closest_feature_regions.json").read_text())
+        n = sum(q["reference"] != q["fast"] for q in fixture["queries"])
+        self.assertEqual(n, 4)
+        self.assertIn(f"the {n} queries a plain double labels differently from the exact reference "
+                      "all lie on region boundaries", self.page)
+        self.assertIn('id="section-closest_feature"', self.page)
+
+
+class Failures(Tmp):
+    def test_failing_plugin_is_reported_and_exit_nonzero(self):
+        sections = self.tmp / "sections"
+        sections.mkdir()
+        shutil.copy(HERE / "sections" / "closest_feature.py", sections)
+        (sections / "broken.py").write_text(
+            "def render(results_dir, out_dir):\n    raise RuntimeError('planted plugin failure')\n")
+        p = run_report(FIXTURES, self.tmp / "out", "--sections", str(sections))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+        self.assertRegex(page, r'<p class="error">section broken .*RuntimeError: planted plugin failure</p>')
+        # the rest of the report is still there, including the plugin after the broken one
+        self.assertIn("closest_feature", page)
+        self.assertIn("the 4 queries a plain double labels differently", page)
+        self.assertIn("planted plugin failure", p.stderr)
+
+    def test_missing_inputs_say_what_is_missing(self):
+        results = self.tmp / "empty"
+        results.mkdir()
+        p = run_report(results, self.tmp / "out")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+        self.assertIn("check.json not found", page)
+        self.assertIn("bench.json not found", page)
+        self.assertIn("The closest_feature_regions scenario was not run", page)
+        self.assertNotIn("Traceback", p.stderr)
+
+    def test_missing_results_directory(self):
+        p = run_report(self.tmp / "does_not_exist", self.tmp / "out")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("check.json not found", (self.tmp / "out" / "index.html").read_text())
+
+    def assert_one_error_line(self, p, path, fragment):
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertIn(str(path), lines[0])
+        self.assertIn(fragment, lines[0])
+        self.assertFalse((self.tmp / "out" / "index.html").exists())
+
+    def test_truncated_check_json(self):
+        results = self.results_copy()
+        path = results / "check.json"
+        path.write_text(path.read_text()[:500])
+        self.assert_one_error_line(run_report(results, self.tmp / "out"), path, "line ")
+
+    def test_wrong_schema_and_types(self):
+        results = self.results_copy()
+        path = results / "check.json"
+        doc = json.loads(path.read_text())
+        doc["schema"] = "contactbench.check/0"
+        path.write_text(json.dumps(doc))
+        self.assert_one_error_line(run_report(results, self.tmp / "out"), path, "schema")
+        doc["schema"] = "contactbench.check/1"
+        doc["families"][1]["wrong"] = "none"
+        path.write_text(json.dumps(doc))
+        self.assert_one_error_line(run_report(results, self.tmp / "out"), path,
+                                   "families[1] (ccd_ground).wrong")
+
+    def test_malformed_bench_json(self):
+        results = self.results_copy()
+        path = results / "bench.json"
+        doc = json.loads(path.read_text())
+        doc["benchmarks"][0]["time_unit"] = "fortnights"
+        path.write_text(json.dumps(doc))
+        self.assert_one_error_line(run_report(results, self.tmp / "out"), path, "time_unit")
+
+    def test_stale_page_removed_on_bad_input(self):
+        out = self.tmp / "out"
+        self.assertEqual(run_report(FIXTURES, out).returncode, 0)
+        results = self.results_copy()
+        (results / "check.json").write_text("{")
+        self.assertEqual(run_report(results, out).returncode, 2)
+        self.assertFalse((out / "index.html").exists())
+
+    def test_malformed_run_file_fails_its_section(self):
+        results = self.results_copy()
+        path = results / "run" / "closest_feature_regions.json"
+        doc = json.loads(path.read_text())
+        doc["triangle"] = doc["triangle"][:2]
+        path.write_text(json.dumps(doc))
+        p = run_report(results, self.tmp / "out")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+        self.assertIn("closest_feature_regions.json: triangle: expected three [x, y] points", page)
+
+    def test_off_boundary_disagreement_is_not_called_boundary(self):
+        results = self.results_copy()
+        path = results / "run" / "closest_feature_regions.json"
+        doc = json.loads(path.read_text())
+        doc["queries"].append({"p": [1.0, 1.0, 0.5], "reference": "face", "fast": "edge1",
+                               "margin": 0.3, "bound": 8.9e-16})
+        path.write_text(json.dumps(doc))
+        p = run_report(results, self.tmp / "out")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+        self.assertIn("5 queries are labelled differently by a plain double; 1 of them lie off "
+                      "the region boundaries", page)
+        self.assertNotIn("all lie on region boundaries", page)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
