@@ -349,8 +349,7 @@ EdgeSmoothingQuery edge_smoothing_query_from_json(const nlohmann::json& j, const
 }
 
 nlohmann::json edge_smoothing_result_to_json(const EdgeSmoothingResult& r) {
-  static const char* regions[] = {"face", "edge0", "edge1", "edge2", "vertex0", "vertex1", "vertex2"};
-  return {{"region", regions[static_cast<int>(r.region)]},
+  return {{"region", to_string(r.region)},
           {"side", r.side},
           {"zone", to_string(r.zone)},
           {"adjusted", r.adjusted},
@@ -360,7 +359,10 @@ nlohmann::json edge_smoothing_result_to_json(const EdgeSmoothingResult& r) {
           {"region_margin", r.region_margin},
           {"side_margin", r.side_margin},
           {"zone_margin", r.zone_margin},
-          {"cone_margin", r.cone_margin}};
+          {"cone_margin", r.cone_margin},
+          {"polar", r.polar},
+          {"polar_margin", r.polar_margin},
+          {"condition", r.condition}};
 }
 
 }  // namespace contactbench::cases

@@ -17,8 +17,9 @@
 //                                   through the edge with normal n1
 //   vertex-cone (internal vertex): n kept when inside the cone spanned by the normals of the
 //   facets around the vertex (oriented like n1, negated when the centre is behind facet's
-//   plane), else the nearest unit direction of that cone; point = centre projected onto the
-//   plane through the vertex with normal n'.
+//   plane), else the nearest unit direction of that cone (when no direction of the cone is
+//   acute to n, the generator nearest to n, first in fan order on ties); point = centre
+//   projected onto the plane through the vertex with normal n'.
 //   none: face contacts, boundary edges/vertices, and a centre exactly on the facet.
 // Overlap = radius - |centre - closest point| is never changed by smoothing.
 //
@@ -56,10 +57,17 @@ struct EdgeSmoothingResult {
   Vec3 point = Vec3::Zero();   // adjusted contact point (on the plane through the feature)
   double overlap = 0;          // radius - |centre - closest point| (length; > 0 touching)
   // Exact margins of the decisions (reference; the fast variant leaves them NaN).
-  double region_margin = 0;  // length: from closest_feature
+  double region_margin = 0;  // closest_feature margin (relative to the longest edge)
   double side_margin = 0;    // length: |distance of the centre to the facet's plane|
   double zone_margin = 0;    // dimensionless: |n.n1 - n_lim| / |n.n1 + o_lim| that can flip it
   double cone_margin = 0;    // dimensionless: angular distance of n to the cone's boundary
+  // Vertex cone: d = centre - vertex lies in the cone's polar (no direction of the cone makes
+  // an acute angle with d); n' is then the generator making the smallest angle with d.
+  bool polar = false;
+  double polar_margin = 0;  // dimensionless: distance of d/|d| to the polar cone's boundary
+  // Sensitivity of n' to perturbations of the inputs (>= 1; reference only): |d| / |P(d)|
+  // for a projected direction, 1 / (gap between the two best generators) in the polar case.
+  double condition = 1;
 };
 
 // Vertex v's facets oriented consistently with facet f (walking across the edges at v that

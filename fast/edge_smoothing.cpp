@@ -45,13 +45,18 @@ Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
     }
   }
   if (!c.has) return c;
-  if (c.best2 >= d.squaredNorm()) {
+  // d on a candidate face (exactly, in the reference) comes out within rounding of it here:
+  // within 32 eps (below the stated bound) it counts as inside.
+  if ((d - c.best).norm() <= 32 * std::numeric_limits<double>::epsilon() * d.norm()) {
     c.inside = true;
     return c;
   }
-  const Vec3 r = d - c.best;
+  // In exact arithmetic the generators of the best face (and any lying in its plane) give
+  // g.r = 0 for d outside; rounding makes those +-1e-16 |r|, so the test is on the unit r
+  // with a 1e-9 threshold (a cone thinner than that is degenerate: its margin is ~0 too).
+  const Vec3 r = (d - c.best).normalized();
   for (const auto& x : g)
-    if (x.dot(r) > 0) {
+    if (x.dot(r) > 1e-9) {
       c.inside = true;
       break;
     }
@@ -64,7 +69,8 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const cases::Mesh& m = *q.mesh;
   const int f = q.facet;
   cases::EdgeSmoothingResult r;
-  r.region_margin = r.side_margin = r.zone_margin = r.cone_margin = nan;
+  r.region_margin = r.side_margin = r.zone_margin = r.cone_margin = r.polar_margin = nan;
+  r.condition = nan;
   const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
   const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
   r.region = cf.region;
@@ -118,7 +124,15 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const auto cone = cone_test(g, D);
   if (cone.inside) return r;
   r.adjusted = true;
-  r.normal = cone.has ? cone.best.normalized() : Vec3(flip * n1);
+  if (cone.has) {
+    r.normal = cone.best.normalized();
+  } else {  // polar: the generator nearest to d, first in fan order on ties (as the reference)
+    r.polar = true;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < g.size(); ++i)
+      if (D.dot(g[i]) > D.dot(g[best])) best = i;
+    r.normal = g[best];
+  }
   const Vec3& v = m.vertex(f, k);
   r.point = q.centre - (q.centre - v).dot(r.normal) * r.normal;
   return r;
@@ -138,9 +152,12 @@ EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q,
       }
       h = std::min(h, m.normal(g).norm() / longest);
     }
-  const double d = q.radius - fr.overlap;  // the fast distance to the closest point
+  (void)fr;
+  const auto cf = closest_feature(
+      {q.centre, m.vertex(q.facet, 0), m.vertex(q.facet, 1), m.vertex(q.facet, 2)});
+  const double d = std::sqrt(cf.squared_distance);  // the contact direction's conditioning
   const double eps = std::numeric_limits<double>::epsilon();
-  const double kappa = L / std::min(h, d > 0 ? d : h);
+  const double kappa = L / std::min(h, d);  // d = 0: n undefined, no bound
   return {64 * eps * kappa, 64 * eps * kappa * L};
 }
 

@@ -1,6 +1,7 @@
 #include "harness/registry.hpp"
 
 #include "harness/pairs/closest_feature.hpp"
+#include "harness/pairs/edge_smoothing.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
 
 #include <cstdlib>
@@ -21,6 +22,11 @@ const std::vector<Family>& families() {
           Agreement::approximate,
           "region excused only within 32u·kappa·(1+R/L)^2·(L/l) of a boundary (forward error of "
           "the degree-4 side tests); point and squared distance within the same bound"),
+      make_family<EdgeSmoothingPair>(
+          Agreement::approximate,
+          "decisions excused only within 64u·kappa (zones, cone; dimensionless) or 64u·kappa·L "
+          "(side) of the exact margin, kappa = L/min(altitude, distance): forward error of unit "
+          "normals from differences of inputs; closest-feature region by its own bound"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       planted(make_family<ClosestFeatureVertexSnapFault>(
                   Agreement::approximate, "planted fault: labels points near vertex a as vertex0",

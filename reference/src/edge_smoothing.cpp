@@ -3,7 +3,7 @@
 #include "reference/edge_smoothing.hpp"
 
 #include "reference/closest_feature.hpp"
-#include "reference/src/cgal.hpp"  // GMP (mpq_class) and MPFR (mpreal) live behind this header
+#include "reference/src/cgal.hpp"  // GMP (mpq_class) and MPFR
 
 #include <algorithm>
 #include <cmath>
@@ -16,8 +16,34 @@ using cases::Region;
 using cases::Vec3;
 using cases::Zone;
 using Q = mpq_class;
-using R = mpfr::mpreal;
-constexpr mp_prec_t prec = 256;
+constexpr mpfr_prec_t prec = 256;
+
+// 256-bit MPFR value with the few operations the square roots need (mpreal.h clashes with
+// the precompiled CGAL header, so a minimal RAII wrapper instead).
+class R {
+ public:
+  R() { mpfr_init2(x_, prec); mpfr_set_zero(x_, 1); }
+  R(const R& o) { mpfr_init2(x_, prec); mpfr_set(x_, o.x_, MPFR_RNDN); }
+  R& operator=(const R& o) { mpfr_set(x_, o.x_, MPFR_RNDN); return *this; }
+  ~R() { mpfr_clear(x_); }
+  explicit R(const Q& q) : R() { mpfr_set_q(x_, q.get_mpq_t(), MPFR_RNDN); }
+  double toDouble() const { return mpfr_get_d(x_, MPFR_RNDN); }
+  friend R op(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), const R& a, const R& b) {
+    R r;
+    f(r.x_, a.x_, b.x_, MPFR_RNDN);
+    return r;
+  }
+  friend R operator+(const R& a, const R& b) { return op(mpfr_add, a, b); }
+  friend R operator-(const R& a, const R& b) { return op(mpfr_sub, a, b); }
+  friend R operator*(const R& a, const R& b) { return op(mpfr_mul, a, b); }
+  friend R operator/(const R& a, const R& b) { return op(mpfr_div, a, b); }
+  friend R sqrt(const R& a) { R r; mpfr_sqrt(r.x_, a.x_, MPFR_RNDN); return r; }
+  friend R abs(const R& a) { R r; mpfr_abs(r.x_, a.x_, MPFR_RNDN); return r; }
+  friend R min(const R& a, const R& b) { return mpfr_lessequal_p(a.x_, b.x_) ? a : b; }
+
+ private:
+  mpfr_t x_;
+};
 
 struct QV {
   Q x, y, z;
@@ -33,11 +59,7 @@ QV cross(const QV& a, const QV& b) {
 }
 bool is_zero(const QV& a) { return sgn(a.x) == 0 && sgn(a.y) == 0 && sgn(a.z) == 0; }
 
-R to_r(const Q& q) {
-  R r(0, prec);
-  mpfr_set_q(r.mpfr_ptr(), q.get_mpq_t(), MPFR_RNDN);
-  return r;
-}
+R to_r(const Q& q) { return R(q); }
 double round_q(const Q& q) {  // correctly rounded to the nearest double
   mpfr_t t;
   mpfr_init2(t, 53);
@@ -53,7 +75,7 @@ struct RV {
   R x, y, z;
 };
 RV unit(const QV& a) {
-  const R n = mpfr::sqrt(to_r(dot(a, a)));
+  const R n = sqrt(to_r(dot(a, a)));
   return {to_r(a.x) / n, to_r(a.y) / n, to_r(a.z) / n};
 }
 Vec3 to_vec(const RV& a) { return {a.x.toDouble(), a.y.toDouble(), a.z.toDouble()}; }
@@ -170,7 +192,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const Q M1 = dot(N1, N1);
   const Q h1 = dot(X - A, N1);
   r.side = sgn(h1);
-  r.side_margin = (mpfr::abs(to_r(h1)) / mpfr::sqrt(to_r(M1))).toDouble();
+  r.side_margin = (abs(to_r(h1)) / sqrt(to_r(M1))).toDouble();
 
   // Exact closest point for the exact region.
   QV P;
@@ -187,7 +209,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   }
   const QV D = X - P;
   const Q D2 = dot(D, D);
-  r.overlap = (to_r(Q(q.radius)) - mpfr::sqrt(to_r(D2))).toDouble();
+  r.overlap = (to_r(Q(q.radius)) - sqrt(to_r(D2))).toDouble();
   r.zone = Zone::none;
   r.zone_margin = r.cone_margin = std::numeric_limits<double>::infinity();
   if (sgn(D2) == 0) {  // centre on the facet: n undefined, report n1
@@ -219,11 +241,11 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     // red:  n.n1 > -o_lim  <=>  x sqrt(M2) + sqrt(W D2) > 0
     const bool blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
     const bool red = !blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
-    const R sM1 = mpfr::sqrt(to_r(M1)), sM2 = mpfr::sqrt(to_r(M2));
-    const R xn = to_r(x) / (mpfr::sqrt(to_r(D2)) * sM1);
+    const R sM1 = sqrt(to_r(M1)), sM2 = sqrt(to_r(M2));
+    const R xn = to_r(x) / (sqrt(to_r(D2)) * sM1);
     const R nl = to_r(Qd) / (sM1 * sM2);
-    const R ol = mpfr::sqrt(to_r(W)) / (sM1 * sM2);
-    const R to_blue = mpfr::abs(xn - nl), to_red_green = mpfr::abs(xn + ol);
+    const R ol = sqrt(to_r(W)) / (sM1 * sM2);
+    const R to_blue = abs(xn - nl), to_red_green = abs(xn + ol);
     const QV U = corner[k];
     if (blue) {
       r.zone = Zone::blue;
@@ -231,13 +253,13 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
       keep(r, D, P);
     } else if (red) {
       r.zone = Zone::red;
-      r.zone_margin = mpfr::min(to_blue, to_red_green).toDouble();
+      r.zone_margin = min(to_blue, to_red_green).toDouble();
       r.adjusted = true;
       r.normal = to_vec(unit(N2));
       r.point = round_qv(X - (dot(X - U, N2) / M2) * N2);  // exact rational, rounded once
     } else {
       r.zone = Zone::green;
-      r.zone_margin = mpfr::min(to_blue, to_red_green).toDouble();
+      r.zone_margin = min(to_blue, to_red_green).toDouble();
       r.adjusted = true;
       r.normal = to_vec(unit(-N1));  // the document's n' = -n1, a unit vector (README)
       r.point = round_qv(X - (dot(X - U, N1) / M1) * N1);
@@ -264,17 +286,43 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   if (cone.inside) {
     keep(r, D, P);
     r.cone_margin = inside_cone_margin(G, to_vec(unit(D)));
+    r.polar_margin = 1;  // |P(d)| / |d|
     return r;
   }
   r.adjusted = true;
-  // Outside: the nearest unit direction of the cone (MPFR normalization), or +-n1 when d is
-  // in the polar cone and no direction of the cone is nearer than another.
-  const RV n = cone.has_candidate ? unit(cone.best) : unit(Q(flip) * N1);
+  const Q d2 = dot(D, D);
+  RV n;
+  if (cone.has_candidate) {  // the nearest unit direction of the cone: P(d) / |P(d)|
+    n = unit(cone.best);
+    const R ratio = sqrt(to_r(cone.best_norm2 / d2));  // |P(d)| / |d|
+    r.cone_margin = sqrt(to_r(1 - cone.best_norm2 / d2)).toDouble();  // sin(angle to cone)
+    r.polar_margin = ratio.toDouble();  // distance of d/|d| to the polar cone
+    r.condition = (R(Q(1)) / ratio).toDouble();
+  } else {
+    // d in the polar cone: every generator is at >= 90 degrees; the nearest direction of the
+    // cone is then a generator (a linear function on a spherical polygon with no positive
+    // value peaks at a vertex): the largest d.G_i / |G_i|, compared exactly after squaring,
+    // first in fan order on ties.
+    r.polar = true;
+    std::size_t best = 0;
+    std::vector<Q> x(G.size()), M(G.size());
+    for (std::size_t i = 0; i < G.size(); ++i) x[i] = dot(D, G[i]), M[i] = dot(G[i], G[i]);
+    for (std::size_t i = 1; i < G.size(); ++i)
+      if (sign_diff_sqrt(x[i], M[best], x[best], M[i]) > 0) best = i;
+    n = unit(G[best]);
+    const R sd = sqrt(to_r(d2));
+    R gap(Q(2));
+    for (std::size_t i = 0; i < G.size(); ++i) {
+      if (is_zero(cross(G[i], G[best]))) continue;  // same direction: no effect on n'
+      gap = min(gap, to_r(x[best]) / (sd * sqrt(to_r(M[best]))) - to_r(x[i]) / (sd * sqrt(to_r(M[i]))));
+    }
+    r.cone_margin = 1;  // d/|d| is at distance 1 from the cone
+    // -max d.g / (|d||g|): distance of d/|d| to the polar cone's boundary.
+    r.polar_margin = (abs(to_r(x[best])) / (sd * sqrt(to_r(M[best])))).toDouble();
+    r.condition = gap.toDouble() > 0 ? std::max(1.0, 1.0 / gap.toDouble())
+                                     : std::numeric_limits<double>::infinity();
+  }
   r.normal = to_vec(n);
-  r.cone_margin =
-      cone.has_candidate
-          ? mpfr::sqrt(to_r(1 - cone.best_norm2 / D2)).toDouble()  // sin(angle to the cone)
-          : 1.0;
   // Contact point: centre projected onto the plane through the vertex with normal n'.
   const R s = (to_r(X.x - V.x) * n.x + to_r(X.y - V.y) * n.y + to_r(X.z - V.z) * n.z);
   r.point = Vec3((to_r(X.x) - s * n.x).toDouble(), (to_r(X.y) - s * n.y).toDouble(),
