@@ -161,7 +161,7 @@ std::vector<std::pair<std::string, EdgeSmoothingQuery>> canonical_edge_smoothing
   add("red_concave_front", patch(4, 3, all, none), Vec3(4, 0, 1), 5);
   // Vertex u = (0,-2,0) with a closed fan; facet 1 flat neighbours except the fold at uv.
   const auto fan = patch(4, -3, all, all);
-  add("vertex_inside_cone", fan, Vec3(0.25, -2.5, 4), 5);  // between n1 and n2, inside
+  add("vertex_inside_cone", fan, Vec3(0.5, -2.25, 4), 5);  // d = (1/2, -1/4, 4): inside
   add("vertex_outside_cone", fan, Vec3(4, -4, 1), 6);
   add("vertex_flat_fan", patch(4, 0, all, all), Vec3(1, -3, 2), 4);  // n' = n1
   add("vertex_not_internal", patch(4, -3, {true, true, false}, none), Vec3(1, -3, 2), 4);

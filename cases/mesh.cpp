@@ -255,6 +255,8 @@ Mesh load_mesh(const std::string& path) {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& e) {
     where.fail("", fmt::format("not valid JSON (truncated or malformed): byte {}", e.byte));
+  } catch (const nlohmann::json::out_of_range&) {
+    where.fail("", "a number is out of the range of double (not finite)");
   }
   return mesh_from_json(j, where);
 }
