@@ -3,6 +3,7 @@
 #include "harness/pairs/closest_feature.hpp"
 #include "harness/pairs/edge_smoothing.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
+#include "harness/scenarios/rolling_sphere.hpp"
 
 #include <cstdlib>
 
@@ -45,6 +46,10 @@ const std::vector<Scenario>& scenarios() {
       {"closest_feature_regions",
        "regions of one triangle and boundary-heavy queries, reference vs fast labels",
        &run_closest_feature_regions},
+      {"rolling_sphere",
+       "sphere rolling on triangulated planes and in a half-cylinder trough, raw vs smoothed "
+       "(Woo), fast vs reference kernels",
+       &run_rolling_sphere},
   };
   return table;
 }
