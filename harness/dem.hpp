@@ -1,6 +1,7 @@
 // A small DEM stepper: one sphere against a static triangle mesh. Linear normal spring with
-// optional viscous damping, tangential spring with Coulomb friction (incremental shear
-// displacement, projected onto the current tangent plane, capped at mu |Fn|), rotation,
+// optional viscous damping, tangential spring (with the same damping ratio) and Coulomb
+// friction (incremental shear displacement, projected onto the current tangent plane, the
+// total tangential force capped at mu |Fn|), rotation,
 // gravity, explicit (symplectic Euler) integration. Templated on the kernel set, so one
 // scenario runs with the fast kernels and with the reference kernels and the trajectories
 // can be compared (DESIGN.md, "Canonical cases and scenarios").
@@ -64,7 +65,7 @@ struct Params {
   double radius = 0.05;      // m
   double density = 1000;     // kg/m^3
   double kn = 1e4;           // N/m, normal spring
-  double damping_ratio = 0.3;  // normal viscous damping as a fraction of critical (0: none)
+  double damping_ratio = 0.3;  // viscous damping (normal and tangential), fraction of critical
   double kt_ratio = 0.5;     // kt = kt_ratio * kn
   double mu = 0.5;           // Coulomb friction coefficient
   Vec3 gravity = Vec3(0, 0, -9.81);  // m/s^2
@@ -97,6 +98,7 @@ class Stepper {
     mass_ = p_.density * 4.0 / 3.0 * std::acos(-1.0) * std::pow(p_.radius, 3);
     inertia_ = 0.4 * mass_ * p_.radius * p_.radius;
     cn_ = 2 * p_.damping_ratio * std::sqrt(mass_ * p_.kn);
+    ct_ = 2 * p_.damping_ratio * std::sqrt(mass_ * p_.kt_ratio * p_.kn);
     for (int f = 0; f < mesh_->facet_count(); ++f) {  // bounding spheres for the broad phase
       const Vec3 c = (mesh_->vertex(f, 0) + mesh_->vertex(f, 1) + mesh_->vertex(f, 2)) / 3;
       double r = 0;
@@ -140,9 +142,9 @@ class Stepper {
       const Vec3 vt = vc - vc.dot(c.normal) * c.normal;
       us += vt * p_.dt;
       const double kt = p_.kt_ratio * p_.kn;
-      Vec3 ft = -kt * us;
+      Vec3 ft = -kt * us - ct_ * vt;
       const double cap = p_.mu * fn;
-      if (ft.norm() > cap) {  // Coulomb: slide, keep the spring at the cap
+      if (ft.norm() > cap) {  // Coulomb: slide, the spring alone holds the capped force
         ft *= cap / ft.norm();
         us = -ft / kt;
       }
@@ -201,7 +203,7 @@ class Stepper {
   std::shared_ptr<const cases::Mesh> mesh_;
   Params p_;
   State s_;
-  double mass_ = 0, inertia_ = 0, cn_ = 0;
+  double mass_ = 0, inertia_ = 0, cn_ = 0, ct_ = 0;
   std::vector<Vec3> bound_centre_;
   std::vector<double> bound_radius_;
   std::map<int, Vec3> shear_;
