@@ -132,7 +132,10 @@ class Stepper {
     contacts_.clear();
     std::map<int, Vec3> shear_next;
     for (const auto& c : collect()) {
-      const Vec3 b = -(p_.radius - c.overlap) * c.normal;  // centre -> contact point
+      // Lever arm = radius along -n (a common DEM simplification): contacts that share a
+      // normal share their contact-point velocity, so a smoothed edge contact on a flat plane
+      // slips exactly like the face contact it duplicates (no spurious friction).
+      const Vec3 b = -p_.radius * c.normal;
       const Vec3 vc = s_.v + s_.w.cross(b);               // contact point velocity (mesh static)
       const double fn = normal_force(c);
       // Incremental shear: carry the stored displacement into the current tangent plane.

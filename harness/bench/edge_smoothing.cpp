@@ -38,7 +38,7 @@ const bool registered = [] {
     dem::State roll;
     roll.x = cases::Vec3(0.13, 0.175, rho);
     roll.v = cases::Vec3(0.5, 0, 0);
-    roll.w = cases::Vec3(0, 0.5 / rho, 0);
+    roll.w = cases::Vec3(0, 0.5 / p.radius, 0);
     dem::Params pt = p;
     pt.kn = 1e5;
     dem::State swing;

@@ -55,7 +55,7 @@ Series roll_plane(std::shared_ptr<const cases::Mesh> mesh, dem::Params p, double
   dem::State s;
   s.x = Vec3(x0, y0, rho);
   s.v = Vec3(v0, 0, 0);
-  s.w = Vec3(0, v0 / rho, 0);  // contact point at rest: v + w x (-rho z) = 0
+  s.w = Vec3(0, v0 / p.radius, 0);  // contact point at rest: v + w x (-radius z) = 0 (dem.hpp)
   dem::Stepper<K> st(std::move(mesh), p, s);
   Series out;
   const long steps = std::lround(duration / p.dt);
