@@ -122,8 +122,9 @@ def fig_force(doc, out_dir):
     ax.set_title("Horizontal contact force while rolling across internal edges (+x)")
     name = common.save_figure(fig, out_dir, "edge_smoothing_force")
     return common.figure_html(
-        name, "(b) raw: each internal edge first brakes then pushes the sphere (net loss with damping); "
-              "smoothed: the contact force stays vertical like on the ideal plane")
+        name, "(b) raw: the next facet's edge contact brakes the sphere before each internal edge "
+              "(its damping acts on approach) and barely pushes after it; smoothed: Fx stays 0, as on "
+              "the ideal plane")
 
 
 def fig_zone_map(doc, out_dir):
