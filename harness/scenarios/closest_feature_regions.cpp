@@ -23,7 +23,7 @@ void run_closest_feature_regions(const ScenarioOptions& o) {
   const int grid = 160;
   for (int i = 0; i < grid; ++i)
     for (int j = 0; j < grid; ++j) {
-      const double x = -0.5 + 2.3 * (i + 0.5) / grid, y = -0.6 + 2.0 * (j + 0.5) / grid;
+      const double x = -1.0 + 3.2 * (i + 0.5) / grid, y = -1.2 + 3.2 * (j + 0.5) / grid;
       const auto r = reference::closest_feature({Vec3(x, y, 0), a, b, c});
       samples.push_back({x, y, static_cast<int>(r.region)});
     }
@@ -38,7 +38,7 @@ void run_closest_feature_regions(const ScenarioOptions& o) {
     const Vec3 lines[3][2] = {{p0, e}, {p0, perp}, {p1, perp}};
     for (const auto& line : lines)
       for (std::size_t s = 0; s < per_boundary; ++s) {
-        const double t = cases::uniform(rng, -1.0, 2.0);
+        const double t = cases::uniform(rng, -0.6, 1.6);
         const cases::ClosestFeatureQuery q{
             line[0] + t * line[1] + Vec3(0, 0, cases::uniform(rng, -0.5, 0.5)), a, b, c};
         const auto r = reference::closest_feature(q);
