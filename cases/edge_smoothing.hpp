@@ -66,7 +66,8 @@ struct EdgeSmoothingResult {
   bool polar = false;
   double polar_margin = 0;  // dimensionless: distance of d/|d| to the polar cone's boundary
   // Sensitivity of n' to perturbations of the inputs (>= 1; reference only): |d| / |P(d)|
-  // for a projected direction, 1 / (gap between the two best generators) in the polar case.
+  // for a projected direction (divided by sin of the angle between the two generators when
+  // P(d) lies on a face), 1 / (gap between the two best generators) in the polar case.
   double condition = 1;
 };
 

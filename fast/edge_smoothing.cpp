@@ -36,12 +36,15 @@ Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
     const double di = d.dot(g[i]);
     if (di > 0) offer(di * di, di * g[i]);
     for (std::size_t j = i + 1; j < n; ++j) {
-      const double gij = g[i].dot(g[j]);
-      const double det = 1 - gij * gij;  // unit generators
-      if (!(det > 0)) continue;
-      const double dj = d.dot(g[j]);
-      const double a = (di - dj * gij) / det, b = (dj - di * gij) / det;
-      if (a > 0 && b > 0) offer(a * di + b * dj, a * g[i] + b * g[j]);
+      // Projection onto the plane of g_i, g_j through its normal w (not the 2x2 Gram system,
+      // which cancels catastrophically for nearly parallel generators). A wedge thinner than
+      // 64 eps is skipped: its rays are candidates already and it is within the stated bound.
+      const Vec3 w = g[i].cross(g[j]);
+      const double wn = w.norm();
+      if (!(wn > 64 * std::numeric_limits<double>::epsilon())) continue;
+      const Vec3 u = w / wn;
+      const Vec3 q = d - d.dot(u) * u;
+      if (q.cross(g[j]).dot(u) > 0 && g[i].cross(q).dot(u) > 0) offer(q.squaredNorm(), q);
     }
   }
   if (!c.has) return c;

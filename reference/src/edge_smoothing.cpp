@@ -109,6 +109,7 @@ struct ConeResult {
   bool has_candidate = false;
   QV best;
   Q best_norm2 = 0;
+  int face_i = -1, face_j = -1;  // generators of the best face (-1: a single ray)
 };
 ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
   ConeResult out;
@@ -118,17 +119,19 @@ ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
     dg[i] = dot(d, G[i]);
     for (std::size_t j = i; j < n; ++j) gg[i * n + j] = gg[j * n + i] = dot(G[i], G[j]);
   }
-  auto offer = [&](const Q& norm2, const QV& q) {
+  auto offer = [&](const Q& norm2, const QV& q, int fi, int fj) {
     if (!out.has_candidate || norm2 > out.best_norm2) {
       out.has_candidate = true;
       out.best_norm2 = norm2;
       out.best = q;
+      out.face_i = fi;
+      out.face_j = fj;
     }
   };
   for (std::size_t i = 0; i < n; ++i)
     if (sgn(dg[i]) > 0) {
       const Q s = dg[i] / gg[i * n + i];
-      offer(s * dg[i], s * G[i]);
+      offer(s * dg[i], s * G[i], -1, -1);
     }
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
@@ -137,7 +140,7 @@ ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
       const Q a = (dg[i] * gg[j * n + j] - dg[j] * gg[i * n + j]) / det;
       const Q b = (dg[j] * gg[i * n + i] - dg[i] * gg[i * n + j]) / det;
       if (sgn(a) <= 0 || sgn(b) <= 0) continue;
-      offer(a * dg[i] + b * dg[j], a * G[i] + b * G[j]);
+      offer(a * dg[i] + b * dg[j], a * G[i] + b * G[j], static_cast<int>(i), static_cast<int>(j));
     }
   if (!out.has_candidate) return out;  // d in the polar cone: outside
   if (out.best_norm2 == dot(d, d)) {
@@ -298,6 +301,12 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     r.cone_margin = sqrt(to_r(1 - cone.best_norm2 / d2)).toDouble();  // sin(angle to cone)
     r.polar_margin = ratio.toDouble();  // distance of d/|d| to the polar cone
     r.condition = (R(Q(1)) / ratio).toDouble();
+    if (cone.face_i >= 0) {  // a face's plane is as well defined as its generators' angle
+      const QV w = cross(G[cone.face_i], G[cone.face_j]);
+      const R sin_ij = sqrt(to_r(dot(w, w) / (dot(G[cone.face_i], G[cone.face_i]) *
+                                               dot(G[cone.face_j], G[cone.face_j]))));
+      r.condition /= sin_ij.toDouble();
+    }
   } else {
     // d in the polar cone: every generator is at >= 90 degrees; the nearest direction of the
     // cone is then a generator (a linear function on a spherical polygon with no positive
