@@ -263,7 +263,7 @@ void run_rolling_sphere(const ScenarioOptions& o) {
   if (o.progress) fmt::print(stderr, "rolling_sphere: {} runs\n", tasks.size());
   tbb::parallel_for(std::size_t(0), tasks.size(), [&](std::size_t i) { tasks[i].out = tasks[i].run(tasks[i]); });
 
-  json out = {{"schema", "contactbench.rolling_sphere/1"},
+  json out = {{"schema", "contactbench.run/1"},
               {"scenario", "rolling_sphere"},
               {"context", run_context()},
               {"params",

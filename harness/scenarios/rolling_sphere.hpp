@@ -2,7 +2,7 @@
 // across triangulated planes (regular grid with diagonals, irregular) and an ideal plane, and
 // oscillating in a triangulated half-cylinder trough, in `raw` and `smoothed` contact modes,
 // with fast and with reference kernels. `contactbench run rolling_sphere` writes
-// <out_dir>/rolling_sphere.json (schema contactbench.rolling_sphere/1).
+// <out_dir>/rolling_sphere.json (schema contactbench.run/1, scenario "rolling_sphere").
 #pragma once
 #include "harness/dem.hpp"
 #include "harness/registry.hpp"

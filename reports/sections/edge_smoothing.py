@@ -1,6 +1,6 @@
 """Section edge_smoothing: Woo's edge smoothing and the rolling_sphere scenario.
 
-Reads results/run/rolling_sphere.json (schema "contactbench.rolling_sphere/1", written by
+Reads results/run/rolling_sphere.json (schema "contactbench.run/1", written by
 `contactbench run rolling_sphere`): woo_picture (raw/smoothed contacts of a sphere over an
 internal edge), zone_map (original vs adjusted normal angle around a convex and a concave
 edge), plane (time series and speed loss per surface and mode), trough (angle series and
