@@ -296,8 +296,8 @@ Mesh irregular_plane(int nx, int ny, double h, double jitter, Rng& rng) {
     for (int i = 0; i <= nx; ++i) {
       Vec3 p(i * h, j * h, 0.0);
       if (i > 0 && i < nx && j > 0 && j < ny) {
-        // Dyadic jitter (multiples of h/64) so the plane stays exactly z = 0 and coordinates
-        // stay exact; |jitter| < 1/2 keeps every cell convex.
+        // In-plane jitter in multiples of h/64: z stays exactly 0; |jitter| < 1/2 keeps
+        // every cell convex.
         const long range = static_cast<long>(std::floor(jitter * 64));
         p.x() += h * uniform_int(rng, -range, range) / 64.0;
         p.y() += h * uniform_int(rng, -range, range) / 64.0;

@@ -91,8 +91,8 @@ bool collinear(const Vec3& a, const Vec3& b, const Vec3& c);
 // oriented +z. pattern 0: all diagonals the same way; 1: alternating (a "union jack"-like
 // checkerboard).
 Mesh grid_plane(int nx, int ny, double h, int pattern = 0);
-// Plane z = 0 with the interior grid vertices jittered in-plane by up to `jitter`*h (kept
-// dyadic) and each cell's diagonal chosen at random: an irregular triangulation.
+// Plane z = 0 with the interior grid vertices jittered in-plane by up to `jitter`*h (in steps
+// of h/64) and each cell's diagonal chosen at random: an irregular triangulation.
 Mesh irregular_plane(int nx, int ny, double h, double jitter, Rng& rng);
 // Half-cylinder trough: axis along y at height R above the bottom line (x = 0, z = 0),
 // n_around segments over the half circle, n_along segments over [-length/2, length/2],

@@ -35,11 +35,6 @@ using cases::Vec3;
 
 enum class ContactMode { raw, smoothed };
 inline const char* to_string(ContactMode m) { return m == ContactMode::raw ? "raw" : "smoothed"; }
-inline ContactMode contact_mode(const std::string& s) {
-  if (s == "raw") return ContactMode::raw;
-  if (s == "smoothed") return ContactMode::smoothed;
-  throw cases::InputError("contact mode: expected raw or smoothed, got '" + s + "'");
-}
 
 // Kernel sets: the same entry points from the two namespaces.
 struct FastKernels {
