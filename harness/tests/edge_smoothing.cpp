@@ -214,6 +214,59 @@ BOOST_AUTO_TEST_CASE(vertex_cone_direction_is_nearest_in_cone) {
   }
 }
 
+// Membership in the cone of g by Caratheodory in double, independent of the reference's
+// method: x is a nonnegative combination of at most three generators (tolerance tol).
+bool in_cone(const std::vector<Vec3>& g, const Vec3& x, double tol) {
+  const std::size_t n = g.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if ((x - x.dot(g[i]) * g[i]).norm() <= tol && x.dot(g[i]) >= 0) return true;  // on a ray
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const Vec3 w = g[i].cross(g[j]);
+      if (w.norm() < 1e-9) continue;
+      if (std::abs(x.dot(w.normalized())) <= tol &&  // in the plane of g_i, g_j: both sides
+          x.cross(g[j]).dot(w) >= -tol && g[i].cross(x).dot(w) >= -tol)
+        return true;
+      for (std::size_t k = j + 1; k < n; ++k) {
+        const double det = w.dot(g[k]);
+        if (std::abs(det) < 1e-9) continue;
+        const double a = x.dot(g[j].cross(g[k])) / det, b = g[i].dot(x.cross(g[k])) / det,
+                     c = g[i].dot(g[j].cross(x)) / det;
+        if (a >= -tol && b >= -tol && c >= -tol) return true;
+      }
+    }
+  }
+  return false;
+}
+
+BOOST_AUTO_TEST_CASE(vertex_cone_generated_queries_independent_check) {
+  // For generated vertex contacts: n' lies in the cone; d is in the cone exactly when the
+  // reference keeps it (up to its cone margin); no sampled cone direction is nearer to d.
+  int checked = 0;
+  for (const auto& q : generated(1500, true)) {
+    const auto r = ref::edge_smoothing(q);
+    if (r.zone != Zone::vertex_cone) continue;
+    const int k = static_cast<int>(r.region) - 4;
+    const Vec3 d = (q.centre - q.mesh->vertex(q.facet, k)).normalized();
+    std::vector<Vec3> g;
+    for (const auto& [f, s] : cases::oriented_fan(*q.mesh, q.facet, q.mesh->facets()[q.facet][k]))
+      g.push_back(s * (r.side < 0 ? -1.0 : 1.0) * q.mesh->normal(f).normalized());
+    BOOST_TEST_CONTEXT("query " << checked) {
+      BOOST_TEST(in_cone(g, r.normal, 1e-9));
+      if (r.cone_margin > 1e-6) BOOST_TEST(in_cone(g, d, 1e-9) == !r.adjusted);
+      if (!r.adjusted) BOOST_TEST((r.normal - d).norm() <= 1e-15);
+      cases::Rng rng(checked);
+      for (int i = 0; i < 3000; ++i) {
+        Vec3 x = Vec3::Zero();
+        for (const auto& gi : g) x += std::pow(cases::uniform(rng, 0, 1), 6) * gi;
+        if (x.norm() == 0) continue;
+        BOOST_TEST_REQUIRE(x.normalized().dot(d) <= r.normal.dot(d) + 1e-12);
+      }
+    }
+    ++checked;
+  }
+  BOOST_TEST(checked > 100);
+}
+
 BOOST_AUTO_TEST_CASE(invariant_under_exact_rigid_motion_and_facet_order) {
   Eigen::Matrix3d R;
   R << 0, -1, 0, 0, 0, 1, -1, 0, 0;  // exact rotation (det = +1)
