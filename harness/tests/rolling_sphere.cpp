@@ -41,6 +41,36 @@ BOOST_AUTO_TEST_CASE(ideal_plane_rolls_at_constant_speed_and_height) {
   BOOST_TEST(std::abs(s.x.back() - (0.13 + 0.5 * 0.5)) <= 1e-9);
 }
 
+BOOST_AUTO_TEST_CASE(dropped_sphere_settles_at_rest_overlap) {
+  // Normal spring and damping: released 1 mm above the plane, the sphere comes to rest with
+  // overlap m g / kn.
+  dem::Params p;
+  dem::State s;
+  s.x = Vec3(0, 0, p.radius + 1e-3);
+  dem::Stepper<dem::FastKernels> st(ideal(), p, s);
+  for (int i = 0; i < 20000; ++i) st.step();
+  BOOST_TEST(std::abs(st.state().x.z() - (p.radius - rolling::rest_overlap(p))) <= 1e-9);
+  BOOST_TEST(st.state().v.norm() <= 1e-9);
+  BOOST_TEST(std::abs(st.mass() * p.gravity.norm() / p.kn - rolling::rest_overlap(p)) <= 1e-18);
+}
+
+BOOST_AUTO_TEST_CASE(sliding_sphere_ends_rolling_at_five_sevenths) {
+  // Coulomb friction and rotation: a sphere launched sliding without spin decelerates at
+  // mu g while spinning up at (5/2) mu g / r, and rolls from then on at v = 5/7 v0
+  // (independent of mu), after t = 2 v0 / (7 mu g).
+  dem::Params p;
+  dem::State s;
+  s.x = Vec3(0, 0, p.radius - rolling::rest_overlap(p));
+  s.v = Vec3(1.0, 0, 0);
+  dem::Stepper<dem::FastKernels> st(ideal(), p, s);
+  const double t_roll = 2 * 1.0 / (7 * p.mu * 9.81);
+  while (st.state().t < 0.5 * t_roll) st.step();
+  BOOST_TEST(std::abs(st.state().v.x() - (1.0 - p.mu * 9.81 * st.state().t)) <= 2e-3);
+  while (st.state().t < 3 * t_roll) st.step();
+  BOOST_TEST(std::abs(st.state().v.x() - 5.0 / 7.0) <= 2e-3);
+  BOOST_TEST(std::abs(st.state().w.y() * p.radius - st.state().v.x()) <= 1e-3);  // rolling
+}
+
 BOOST_AUTO_TEST_CASE(raw_loses_speed_at_internal_edges_smoothed_does_not) {
   dem::Params p;
   p.mode = dem::ContactMode::raw;
