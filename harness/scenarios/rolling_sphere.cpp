@@ -6,6 +6,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
 #include <numeric>
 #include <sstream>
@@ -342,6 +343,20 @@ void run_rolling_sphere(const ScenarioOptions& o) {
   out["woo_picture"] = woo_picture(plane);
   out["zone_map"] = zone_map(40);
   write_json(o.out_dir + "/rolling_sphere.json", out);
+  // The summary numbers as CSV too (one row per plane and trough run).
+  {
+    std::ofstream csv(o.out_dir + "/rolling_sphere_summary.csv");
+    csv << "case,surface_or_resolution,mode,speed_loss_m_s,crossings,max_bump_m,period_s,period_error\n";
+    for (const auto& p : out["plane"])
+      csv << fmt::format("plane,{},{},{:.6e},{},{:.6e},,\n", p["surface"].get<std::string>(),
+                         p["mode"].get<std::string>(), p["speed_loss"].get<double>(),
+                         p["crossings"].get<std::size_t>(), p["max_bump"].get<double>());
+    for (const auto& t : out["trough"])
+      csv << fmt::format("trough,{},{},,,,{:.6f},{:.6e}\n", t["resolution"].get<int>(),
+                         t["mode"].get<std::string>(), t["period"].get<double>(),
+                         t["period_error"].get<double>());
+    if (!csv) throw std::runtime_error("cannot write " + o.out_dir + "/rolling_sphere_summary.csv");
+  }
   fmt::print("rolling_sphere: wrote {}/rolling_sphere.json\n", o.out_dir);
 }
 
