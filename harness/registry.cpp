@@ -2,8 +2,10 @@
 
 #include "harness/pairs/ccd.hpp"
 #include "harness/pairs/closest_feature.hpp"
+#include "harness/pairs/edge_smoothing.hpp"
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
+#include "harness/scenarios/rolling_sphere.hpp"
 
 #include <cstdlib>
 
@@ -27,6 +29,11 @@ const std::vector<Family>& families() {
           Agreement::conservative,
           "hit may be a false positive (counted), never a miss; toi a certified lower bound of "
           "the exact t* (forward error bounds 16u|.| on Bernstein coefficients, then double-double)"),
+      make_family<EdgeSmoothingPair>(
+          Agreement::approximate,
+          "decisions excused only within 64u·kappa (zones, cone; dimensionless) or 64u·kappa·L "
+          "(side) of the exact margin, kappa = L/min(altitude, distance): forward error of unit "
+          "normals from differences of inputs; closest-feature region by its own bound"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       planted(make_family<ClosestFeatureVertexSnapFault>(
                   Agreement::approximate, "planted fault: labels points near vertex a as vertex0",
@@ -48,6 +55,10 @@ const std::vector<Scenario>& scenarios() {
       {"ccd_public",
        "both CCD variants on the 7,279 public queries (Wang et al. 2021) with per-query times",
        &run_ccd_public},
+      {"rolling_sphere",
+       "sphere rolling on triangulated planes and in a half-cylinder trough, raw vs smoothed "
+       "(Woo), fast vs reference kernels",
+       &run_rolling_sphere},
   };
   return table;
 }
