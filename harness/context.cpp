@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -17,13 +18,29 @@
 
 namespace contactbench::harness {
 
+namespace {
+// The source tree's commit at run time (the build may predate the last commit), with
+// "-dirty" for uncommitted changes; the configure-time value when git is unavailable.
+std::string source_commit() {
+  const std::string cmd = fmt::format("git -C '{}' describe --always --dirty 2>/dev/null", CONTACTBENCH_SOURCE_DIR);
+  std::string out;
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    char buf[128];
+    while (fgets(buf, sizeof buf, f)) out += buf;
+    pclose(f);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out.empty() ? CONTACTBENCH_COMMIT : out;
+}
+}  // namespace
+
 nlohmann::json run_context() {
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
   const std::time_t t = std::time(nullptr);
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return {{"commit", CONTACTBENCH_COMMIT},
+  return {{"commit", source_commit()},
           {"compiler", fmt::format("{} {}", "g++", __VERSION__)},
           {"cgal_version", reference::cgal_version()},
           {"gmp_mpfr", reference::gmp_mpfr_versions()},

@@ -1,9 +1,13 @@
 #include "harness/registry.hpp"
 
 #include "harness/pairs/barrier.hpp"
+#include "harness/pairs/ccd.hpp"
 #include "harness/pairs/closest_feature.hpp"
+#include "harness/pairs/edge_smoothing.hpp"
 #include "harness/pairs/ground_ccd.hpp"
+#include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
+#include "harness/scenarios/rolling_sphere.hpp"
 #include "harness/scenarios/square_drop.hpp"
 
 #include <cstdlib>
@@ -24,6 +28,15 @@ const std::vector<Family>& families() {
           Agreement::approximate,
           "region excused only within 32u·kappa·(1+R/L)^2·(L/l) of a boundary (forward error of "
           "the degree-4 side tests); point and squared distance within the same bound"),
+      make_family<CcdPair>(
+          Agreement::conservative,
+          "hit may be a false positive (counted), never a miss; toi a certified lower bound of "
+          "the exact t* (forward error bounds 16u|.| on Bernstein coefficients, then double-double)"),
+      make_family<EdgeSmoothingPair>(
+          Agreement::approximate,
+          "decisions excused only within 64u·kappa (zones, cone; dimensionless) or 64u·kappa·L "
+          "(side) of the exact margin, kappa = L/min(altitude, distance): forward error of unit "
+          "normals from differences of inputs; closest-feature region by its own bound"),
       make_family<BarrierPair>(
           Agreement::approximate,
           "value, gradient, Hessian within 10 ULP of MPFR-256 rounded once (<= 8.5u forward error "
@@ -50,6 +63,13 @@ const std::vector<Scenario>& scenarios() {
       {"closest_feature_regions",
        "regions of one triangle and boundary-heavy queries, reference vs fast labels",
        &run_closest_feature_regions},
+      {"ccd_public",
+       "both CCD variants on the 7,279 public queries (Wang et al. 2021) with per-query times",
+       &run_ccd_public},
+      {"rolling_sphere",
+       "sphere rolling on triangulated planes and in a half-cylinder trough, raw vs smoothed "
+       "(Woo), fast vs reference kernels",
+       &run_rolling_sphere},
       {"square_drop",
        "the book's mass-spring square dropped on an IPC-barrier ground: fast (double) and "
        "reference (MPFR-128, exact CCD) runs, per-step positions, iterations, energies",

@@ -1,0 +1,92 @@
+// General continuous collision detection (CCD) between two linearly moving primitives over
+// t in [0, 1]: a vertex against a triangle (vertex-face) or an edge against an edge
+// (edge-edge). Source: B. Wang, Z. Ferguson, T. Schneider, X. Jiang, M. Attene, D. Panozzo,
+// "A Large Scale Benchmark and an Inclusion-Based Algorithm for Continuous Collision
+// Detection", ACM TOG 40(5) 188, 2021 (the public query set and its file format).
+#pragma once
+#include "cases/common.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace contactbench::cases {
+
+enum class CcdKind { vertex_face, edge_edge };
+const char* to_string(CcdKind k);  // "vertex-face" / "edge-edge" (the public folder names)
+
+// Vertex order as in the public files (and ticcd::vertexFaceCCD / edgeEdgeCCD):
+//   vertex-face: x[0..3] = p, f0, f1, f2 at t = 0;      x[4..7] = the same at t = 1
+//   edge-edge:   x[0..3] = ea0, ea1, eb0, eb1 at t = 0; x[4..7] = the same at t = 1
+// Positions move linearly: x_i(t) = (1 - t) x[i] + t x[i + 4]. Length units are free.
+struct CcdQuery {
+  CcdKind kind = CcdKind::vertex_face;
+  std::array<Vec3, 8> x{};
+  // Exact ground truth when the query comes from a data set: 1 collide, 0 not, -1 unknown.
+  int ground_truth = -1;
+
+  Vec3 at(int i, double t) const { return (1 - t) * x[i] + t * x[i + 4]; }  // approximate
+};
+
+// Closed sets throughout: the point in the closed triangle, the closed segments meeting.
+struct CcdResult {
+  bool hit = false;  // the primitives touch at some t in the closed interval [0, 1]
+  // Time of first contact (dimensionless, in [0, 1]), meaningful when hit:
+  //  reference: the exact earliest t rounded DOWN to a double (largest double <= t*);
+  //  fast: a certified lower bound of the exact earliest t.
+  // When !hit it is 1 (no contact before the end of the step).
+  double toi = 1;
+  // Reference only (NaN in fast): toi rounded UP, so [toi, toi_up] encloses the exact t*;
+  // toi == toi_up exactly when t* is a double.
+  double toi_up = 1;
+};
+
+// The largest |coordinate| of the query: its length scale (at least 1e-300).
+double ccd_scale(const CcdQuery& q);
+
+// --- The public 7-column CSV format (Sample-Queries, see ../shared/data/ccd-queries) ---
+// 8 lines per query, each "xnum,xden,ynum,yden,znum,zden,gt". Every coordinate must be an
+// exact double: den a power of two, num an integer whose odd part has <= 53 bits, within the
+// double range. Parsing is exact (arbitrary-length decimal integers, no rounding anywhere).
+// Any bad line (wrong column count, non-numeric, zero or non-power-of-two denominator, value
+// not exactly a double, gt not 0/1 or inconsistent inside a query, truncated last query)
+// throws one InputError naming file, line and field.
+std::vector<CcdQuery> read_ccd_csv(const std::string& path, CcdKind kind);
+// Parses one "num" / "den" pair exactly (exposed for tests); throws through `where`.
+double parse_exact_rational(const std::string& num, const std::string& den, const Where& where,
+                            const std::string& field);
+
+// JSON Lines format for `eval`: {"kind": "vertex-face"|"edge-edge", "x": [[x,y,z] x 8]}
+// with optional "ground_truth": 0/1. Numbers or strings strtod reads completely ("0x1p-3").
+CcdQuery ccd_query_from_json(const nlohmann::json& j, const Where& where);
+nlohmann::json to_json(const CcdQuery& q);
+nlohmann::json to_json(const CcdResult& r);
+
+// The public set: every CSV under <shared_dir>/data/ccd-queries, in a fixed order
+// (scene, kind, file). source = "<scene>/<kind>", e.g. "unit-tests/vertex-face".
+struct CcdDataQuery {
+  std::string source;
+  std::string name;  // "<scene>/<kind>/data_0_0.csv:<first line>"
+  CcdQuery query;
+};
+std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir);
+
+// Hand-made canonical cases with hand-derived answers (exact dyadic inputs).
+struct CcdCase {
+  std::string name;
+  CcdQuery query;
+  bool hit;
+  double toi;  // exact (a dyadic rational) when hit
+};
+std::vector<CcdCase> ccd_canonical_cases();
+
+// Generators (dyadic grid, exact in double). random: generic motions around a common
+// region at scales 1e-3 / 1 / 1e3. degenerate: touching exactly at t = 0 or t = 1, vertex /
+// edge contacts at a grid time, grazing, coplanar sliding, parallel edges, degenerate
+// triangles and edges, near misses a few ulps apart.
+CcdQuery random_ccd(Rng& rng);
+CcdQuery degenerate_ccd(Rng& rng);
+
+}  // namespace contactbench::cases

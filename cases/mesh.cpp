@@ -1,0 +1,329 @@
+#include "cases/mesh.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+
+namespace contactbench::cases {
+
+const char* to_string(EdgeShape s) {
+  switch (s) {
+    case EdgeShape::convex: return "convex";
+    case EdgeShape::concave: return "concave";
+    case EdgeShape::flat: return "flat";
+  }
+  return "?";
+}
+
+namespace {
+
+// Minimal floating-point expansion arithmetic (Shewchuk 1997): a value is a sum of
+// non-overlapping doubles, so sums and products of doubles are represented exactly. Only
+// the slow path of the orientation tests uses it; cases/ may not depend on GMP.
+using Expansion = std::vector<double>;
+
+void two_sum(double a, double b, double& x, double& y) {
+  x = a + b;
+  const double bv = x - a, av = x - bv;
+  y = (a - av) + (b - bv);
+}
+
+void grow(Expansion& e, double b) {  // e += b, keeps e non-overlapping
+  Expansion out;
+  out.reserve(e.size() + 1);
+  double q = b;
+  for (double ei : e) {
+    double x, y;
+    two_sum(q, ei, x, y);
+    if (y != 0) out.push_back(y);
+    q = x;
+  }
+  if (q != 0 || out.empty()) out.push_back(q);
+  e.swap(out);
+}
+
+Expansion diff(double a, double b) {
+  double x, y;
+  two_sum(a, -b, x, y);
+  Expansion e;
+  if (y != 0) e.push_back(y);
+  e.push_back(x);
+  return e;
+}
+
+Expansion mul(const Expansion& a, const Expansion& b) {
+  Expansion out;
+  for (double x : a)
+    for (double y : b) {
+      const double p = x * y;
+      grow(out, std::fma(x, y, -p));
+      grow(out, p);
+    }
+  return out;
+}
+
+void add_to(Expansion& acc, const Expansion& e, double sign) {
+  for (double x : e) grow(acc, sign * x);
+}
+
+int sign(const Expansion& e) {
+  for (auto it = e.rbegin(); it != e.rend(); ++it)
+    if (*it != 0) return *it > 0 ? 1 : -1;
+  return 0;
+}
+
+int orient2d_exact(double ax, double ay, double bx, double by, double cx, double cy) {
+  Expansion acc;
+  add_to(acc, mul(diff(bx, ax), diff(cy, ay)), 1);
+  add_to(acc, mul(diff(by, ay), diff(cx, ax)), -1);
+  return sign(acc);
+}
+
+}  // namespace
+
+int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const Vec3 u = b - a, v = c - a, w = d - a;
+  const double det = u.dot(v.cross(w));
+  double perm = 0;
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    perm += std::abs(u[i]) * (std::abs(v[j] * w[k]) + std::abs(v[k] * w[j]));
+  }
+  // Shewchuk's static bound for orient3d is (7 + 56 eps) eps * permanent; 2e-15 covers it.
+  const double bound = 2e-15 * perm;
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  if (!std::isfinite(det)) return 0;
+  Expansion U[3], V[3], W[3];
+  for (int i = 0; i < 3; ++i) {
+    U[i] = diff(b[i], a[i]);
+    V[i] = diff(c[i], a[i]);
+    W[i] = diff(d[i], a[i]);
+  }
+  Expansion acc;
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    add_to(acc, mul(U[i], mul(V[j], W[k])), 1);
+    add_to(acc, mul(U[i], mul(V[k], W[j])), -1);
+  }
+  return sign(acc);
+}
+
+bool collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
+  return orient2d_exact(a.x(), a.y(), b.x(), b.y(), c.x(), c.y()) == 0 &&
+         orient2d_exact(a.y(), a.z(), b.y(), b.z(), c.y(), c.z()) == 0 &&
+         orient2d_exact(a.z(), a.x(), b.z(), b.x(), c.z(), c.x()) == 0;
+}
+
+Mesh::Mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> facets,
+           const Where& where)
+    : vertices_(std::move(vertices)), facets_(std::move(facets)) {
+  const int nv = static_cast<int>(vertices_.size());
+  for (int i = 0; i < nv; ++i)
+    for (int d = 0; d < 3; ++d)
+      if (!std::isfinite(vertices_[i][d]))
+        where.fail(fmt::format("vertices[{}][{}]", i, d), "not a finite number");
+  if (facets_.empty()) where.fail("facets", "mesh has no facets");
+  std::map<std::pair<int, int>, int> edge_of;
+  facet_edges_.resize(facets_.size());
+  vertex_facets_.assign(nv, {});
+  for (int f = 0; f < facet_count(); ++f) {
+    const auto& t = facets_[f];
+    for (int k = 0; k < 3; ++k) {
+      if (t[k] < 0 || t[k] >= nv)
+        where.fail(fmt::format("facets[{}][{}]", f, k),
+                   fmt::format("vertex index {} out of range [0, {})", t[k], nv));
+    }
+    if (t[0] == t[1] || t[1] == t[2] || t[2] == t[0])
+      where.fail(fmt::format("facets[{}]", f), "repeated vertex index");
+    if (collinear(vertices_[t[0]], vertices_[t[1]], vertices_[t[2]]))
+      where.fail(fmt::format("facets[{}]", f), "zero-area facet (collinear vertices)");
+    for (int k = 0; k < 3; ++k) {
+      vertex_facets_[t[k]].push_back(f);
+      const int a = t[k], b = t[(k + 1) % 3];
+      const auto key = std::minmax(a, b);
+      auto [it, inserted] = edge_of.emplace(key, static_cast<int>(edges_.size()));
+      if (inserted) edges_.push_back({key.first, key.second, {}});
+      auto& e = edges_[it->second];
+      if (e.facets.size() == 2)
+        where.fail(fmt::format("facets[{}]", f),
+                   fmt::format("non-manifold edge ({}, {}): also in facets {} and {}", a, b,
+                               e.facets[0], e.facets[1]));
+      if (!e.facets.empty() && e.facets[0] == f)
+        where.fail(fmt::format("facets[{}]", f), "facet uses the same edge twice");
+      e.facets.push_back(f);
+      facet_edges_[f][k] = it->second;
+    }
+  }
+}
+
+int Mesh::neighbour(int f, int k) const {
+  const auto& e = edges_[facet_edges_[f][k]];
+  if (e.facets.size() != 2) return -1;
+  return e.facets[0] == f ? e.facets[1] : e.facets[0];
+}
+
+int Mesh::local_index(int f, int v) const {
+  for (int k = 0; k < 3; ++k)
+    if (facets_[f][k] == v) return k;
+  return -1;
+}
+
+bool Mesh::neighbour_flipped(int f, int k) const {
+  const int g = neighbour(f, k);
+  if (g < 0) return false;
+  const int a = facets_[f][k], b = facets_[f][(k + 1) % 3];
+  const int ia = local_index(g, a);
+  // g traverses a -> b (same direction as f) when b follows a in g's cyclic order.
+  return facets_[g][(ia + 1) % 3] == b;
+}
+
+Vec3 Mesh::normal(int f) const {
+  const Vec3& a = vertex(f, 0);
+  return (vertex(f, 1) - a).cross(vertex(f, 2) - a);
+}
+
+EdgeShape Mesh::edge_shape(int f, int k) const {
+  const int g = neighbour(f, k);
+  if (g < 0) return EdgeShape::flat;
+  const int a = facets_[f][k], b = facets_[f][(k + 1) % 3];
+  int apex = -1;
+  for (int v : facets_[g])
+    if (v != a && v != b) apex = v;
+  // Apex of the neighbour behind f's plane (negative side of f's right-hand normal): convex.
+  const int s = orient3d_sign(vertex(f, 0), vertex(f, 1), vertex(f, 2), vertices_[apex]);
+  return s < 0 ? EdgeShape::convex : s > 0 ? EdgeShape::concave : EdgeShape::flat;
+}
+
+nlohmann::json Mesh::to_json() const {
+  nlohmann::json v = nlohmann::json::array(), f = nlohmann::json::array();
+  for (const auto& p : vertices_) v.push_back({p.x(), p.y(), p.z()});
+  for (const auto& t : facets_) f.push_back({t[0], t[1], t[2]});
+  return {{"vertices", v}, {"facets", f}};
+}
+
+Mesh mesh_from_json(const nlohmann::json& j, const Where& where) {
+  if (!j.is_object()) where.fail("", "mesh must be a JSON object");
+  if (!j.contains("vertices") || !j["vertices"].is_array())
+    where.fail("vertices", "missing or not an array");
+  if (!j.contains("facets") || !j["facets"].is_array())
+    where.fail("facets", "missing or not an array");
+  std::vector<Vec3> verts;
+  const auto& jv = j["vertices"];
+  for (std::size_t i = 0; i < jv.size(); ++i) {
+    if (!jv[i].is_array() || jv[i].size() != 3)
+      where.fail(fmt::format("vertices[{}]", i), "expected an array of 3 numbers");
+    Vec3 p;
+    for (int d = 0; d < 3; ++d) {
+      if (!jv[i][d].is_number())
+        where.fail(fmt::format("vertices[{}][{}]", i, d), "not a number");
+      p[d] = jv[i][d].get<double>();
+    }
+    verts.push_back(p);
+  }
+  std::vector<std::array<int, 3>> facets;
+  const auto& jf = j["facets"];
+  for (std::size_t i = 0; i < jf.size(); ++i) {
+    if (!jf[i].is_array() || jf[i].size() != 3)
+      where.fail(fmt::format("facets[{}]", i), "expected an array of 3 vertex indices");
+    std::array<int, 3> t;
+    for (int d = 0; d < 3; ++d) {
+      if (!jf[i][d].is_number_integer())
+        where.fail(fmt::format("facets[{}][{}]", i, d), "not an integer");
+      const auto x = jf[i][d].get<long long>();
+      if (x < 0 || x > std::numeric_limits<int>::max())
+        where.fail(fmt::format("facets[{}][{}]", i, d),
+                   fmt::format("vertex index {} out of range", x));
+      t[d] = static_cast<int>(x);
+    }
+    facets.push_back(t);
+  }
+  return Mesh(std::move(verts), std::move(facets), where);
+}
+
+Mesh load_mesh(const std::string& path) {
+  std::ifstream in(path);
+  const Where where{path, "mesh"};
+  if (!in) where.fail("", "cannot open file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    where.fail("", fmt::format("not valid JSON (truncated or malformed): byte {}", e.byte));
+  } catch (const nlohmann::json::out_of_range&) {
+    where.fail("", "a number is out of the range of double (not finite)");
+  }
+  return mesh_from_json(j, where);
+}
+
+namespace {
+// Split a grid of (nx+1) x (ny+1) vertices into triangles; diag(i, j) picks the diagonal.
+template <class Diag>
+std::vector<std::array<int, 3>> grid_facets(int nx, int ny, Diag diag) {
+  std::vector<std::array<int, 3>> f;
+  auto id = [&](int i, int j) { return j * (nx + 1) + i; };
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1), d = id(i, j + 1);
+      if (diag(i, j)) {  // diagonal a-c
+        f.push_back({a, b, c});
+        f.push_back({a, c, d});
+      } else {  // diagonal b-d
+        f.push_back({a, b, d});
+        f.push_back({b, c, d});
+      }
+    }
+  return f;
+}
+}  // namespace
+
+Mesh grid_plane(int nx, int ny, double h, int pattern) {
+  std::vector<Vec3> v;
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) v.emplace_back(i * h, j * h, 0.0);
+  auto f = grid_facets(nx, ny, [&](int i, int j) { return pattern == 0 || (i + j) % 2 == 0; });
+  return Mesh(std::move(v), std::move(f), {"grid_plane", ""});
+}
+
+Mesh irregular_plane(int nx, int ny, double h, double jitter, Rng& rng) {
+  std::vector<Vec3> v;
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) {
+      Vec3 p(i * h, j * h, 0.0);
+      if (i > 0 && i < nx && j > 0 && j < ny) {
+        // In-plane jitter in multiples of h/64: z stays exactly 0; |jitter| < 1/2 keeps
+        // every cell convex.
+        const long range = static_cast<long>(std::floor(jitter * 64));
+        p.x() += h * uniform_int(rng, -range, range) / 64.0;
+        p.y() += h * uniform_int(rng, -range, range) / 64.0;
+      }
+      v.push_back(p);
+    }
+  std::vector<bool> diag(nx * ny);
+  for (auto&& d : diag) d = uniform_int(rng, 0, 1) == 1;
+  auto f = grid_facets(nx, ny, [&](int i, int j) { return static_cast<bool>(diag[j * nx + i]); });
+  return Mesh(std::move(v), std::move(f), {"irregular_plane", ""});
+}
+
+Mesh half_cylinder_trough(double R, int n_around, int n_along, double length) {
+  std::vector<Vec3> v;
+  const double pi = std::acos(-1.0);
+  for (int j = 0; j <= n_along; ++j) {
+    const double y = -0.5 * length + length * j / n_along;
+    for (int i = 0; i <= n_around; ++i) {
+      const double th = -0.5 * pi + pi * i / n_around;
+      v.emplace_back(R * std::sin(th), y, R - R * std::cos(th));
+    }
+  }
+  // Grid in (i = around, j = along): i runs with +x and j with +y, so the right-hand normal
+  // of every facet points inward (+z at the bottom, towards the axis).
+  auto f = grid_facets(n_around, n_along, [](int i, int j) { return (i + j) % 2 == 0; });
+  return Mesh(std::move(v), std::move(f), {"half_cylinder_trough", ""});
+}
+
+}  // namespace contactbench::cases

@@ -1,0 +1,48 @@
+#include "harness/pairs/edge_smoothing.hpp"
+
+#include "fast/closest_feature.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace contactbench::harness {
+
+std::vector<cases::Named<EdgeSmoothingPair::Query>> EdgeSmoothingPair::canonical(const CheckOptions&) {
+  std::vector<cases::Named<Query>> out;
+  for (auto& [name, q] : cases::canonical_edge_smoothing()) out.push_back({name, q});
+  return out;
+}
+
+Comparison EdgeSmoothingPair::compare(const Query& q, const Result& ref, const Result& fast) {
+  Comparison c;
+  const auto b = fast::edge_smoothing_bound(q, fast);
+  // Region: closest_feature's own margin (relative to the facet's longest edge) and bound.
+  const cases::ClosestFeatureQuery cq{q.centre, q.mesh->vertex(q.facet, 0),
+                                      q.mesh->vertex(q.facet, 1), q.mesh->vertex(q.facet, 2)};
+  c.discrete("region", std::string(cases::to_string(ref.region)),
+             std::string(cases::to_string(fast.region)), ref.region_margin,
+             fast::closest_feature_bounds(cq).decision);
+  if (!c.mismatches.empty()) return c;
+  c.discrete("side", ref.side, fast.side, ref.side_margin, b.length);
+  if (!c.mismatches.empty()) return c;
+  c.discrete("zone", std::string(cases::to_string(ref.zone)), std::string(cases::to_string(fast.zone)),
+             ref.zone_margin, b.angle);
+  if (!c.mismatches.empty()) return c;
+  c.discrete("adjusted", ref.adjusted, fast.adjusted,
+             ref.zone == cases::Zone::vertex_cone ? ref.cone_margin : ref.zone_margin, b.angle);
+  if (!c.mismatches.empty()) return c;
+  if (ref.zone == cases::Zone::vertex_cone && ref.adjusted) {
+    c.discrete("polar", ref.polar, fast.polar, ref.polar_margin, b.angle);
+    if (!c.mismatches.empty()) return c;
+  }
+  double L = q.centre.cwiseAbs().maxCoeff();
+  for (int k = 0; k < 3; ++k) L = std::max(L, q.mesh->vertex(q.facet, k).cwiseAbs().maxCoeff());
+  // n' is as sensitive as the reference says (vertex cone near its polar); the point moves
+  // with n' times |centre - vertex| <= L.
+  const double normal_bound = b.angle * ref.condition;
+  c.continuous("normal", (fast.normal - ref.normal).norm(), normal_bound);
+  c.continuous("point", (fast.point - ref.point).norm() / L, b.length / L + normal_bound);
+  c.continuous("overlap", std::abs(fast.overlap - ref.overlap) / L, b.length / L);
+  return c;
+}
+
+}  // namespace contactbench::harness

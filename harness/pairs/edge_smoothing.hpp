@@ -1,0 +1,33 @@
+// The edge_smoothing pair: traits for harness/pair.hpp (Woo edge smoothing; rule and decisions
+// in ../shared/sources/README.md "Woo").
+#pragma once
+#include "cases/edge_smoothing.hpp"
+#include "fast/edge_smoothing.hpp"
+#include "harness/pair.hpp"
+#include "reference/edge_smoothing.hpp"
+
+namespace contactbench::harness {
+
+struct EdgeSmoothingPair {
+  using Query = cases::EdgeSmoothingQuery;
+  using Result = cases::EdgeSmoothingResult;
+  static constexpr std::string_view stem = "edge_smoothing";
+  static Result reference(const Query& q) { return reference::edge_smoothing(q); }
+  static Result fast(const Query& q) { return fast::edge_smoothing(q); }
+  static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
+  static Query random(cases::Rng& rng) { return cases::random_edge_smoothing(rng); }
+  static Query degenerate(cases::Rng& rng) { return cases::degenerate_edge_smoothing(rng); }
+  // Discrete fields in decision order (region, side, zone, adjusted), each judged against the
+  // reference's exact margin and fast::edge_smoothing_bound; a discrete mismatch ends the
+  // comparison (the continuous fields then describe different rules). Continuous fields
+  // relative to the largest coordinate L: |n' - n'_ref|, |point - point_ref| / L,
+  // |overlap - overlap_ref| / L, each within 64 eps kappa.
+  static Comparison compare(const Query& q, const Result& ref, const Result& fast);
+  static nlohmann::json query_to_json(const Query& q) { return cases::edge_smoothing_query_to_json(q); }
+  static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
+    return cases::edge_smoothing_query_from_json(j, w);
+  }
+  static nlohmann::json result_to_json(const Result& r) { return cases::edge_smoothing_result_to_json(r); }
+};
+
+}  // namespace contactbench::harness

@@ -1,0 +1,79 @@
+#include "harness/scenarios/ccd_public.hpp"
+
+#include "fast/ccd.hpp"
+#include "harness/output.hpp"
+#include "harness/pairs/ccd.hpp"
+#include "reference/ccd.hpp"
+
+#include <algorithm>
+
+namespace contactbench::harness {
+
+void run_ccd_public(const ScenarioOptions& o) {
+  int repeat = 5;
+  if (o.params.count("repeat")) {
+    try {
+      repeat = std::stoi(o.params.at("repeat"));
+    } catch (const std::exception&) {
+      repeat = 0;
+    }
+    if (repeat < 1 || repeat > 1000)
+      cases::Where{"--param", "repeat"}.fail("repeat", "expected an integer in [1, 1000]");
+  }
+  const bool do_ref = o.variant != "fast", do_fast = o.variant != "reference";
+  const auto queries = ccd_public_queries(o.shared_dir);
+  Progress progress("ccd_public", queries.size(), o.progress);
+  nlohmann::json records = nlohmann::json::array();
+  std::size_t wrong_ref = 0, misses = 0, false_pos = 0, bad_toi = 0;
+  for (const auto& nq : queries) {
+    const auto& q = nq.query;
+    nlohmann::json r{{"source", nq.source}, {"name", nq.name}, {"kind", cases::to_string(q.kind)},
+                     {"ground_truth", q.ground_truth}};
+    cases::CcdResult ref, fst;
+    if (do_ref) {
+      std::int64_t best = INT64_MAX;
+      for (int k = 0; k < repeat; ++k) {
+        const auto t0 = now_ns();
+        ref = reference::ccd(q);
+        best = std::min(best, now_ns() - t0);
+      }
+      r["reference"] = {{"hit", ref.hit}, {"toi", ref.toi}, {"toi_up", ref.toi_up}, {"ns", best}};
+      wrong_ref += ref.hit != (q.ground_truth == 1);
+    }
+    if (do_fast) {
+      std::int64_t best = INT64_MAX;
+      fast::CcdTrace tr;
+      for (int k = 0; k < repeat; ++k) {
+        const auto t0 = now_ns();
+        fst = fast::ccd(q, &tr);
+        best = std::min(best, now_ns() - t0);
+      }
+      r["fast"] = {{"hit", fst.hit}, {"toi", fst.toi}, {"ns", best}, {"nodes", tr.nodes},
+                   {"second_stage", tr.second_stage}, {"budget_exhausted", tr.budget_exhausted}};
+      const bool truth = q.ground_truth == 1;
+      misses += truth && !fst.hit;
+      if (!truth && fst.hit) {
+        ++false_pos;
+        r["separation"] = reference::ccd_separation(q);
+      }
+      if (do_ref && ref.hit && fst.hit && !(fst.toi <= ref.toi)) ++bad_toi;
+    }
+    records.push_back(std::move(r));
+    progress.tick();
+  }
+  nlohmann::json out = {{"schema", "contactbench.run/1"},
+                        {"scenario", "ccd_public"},
+                        {"context", run_context()},
+                        {"repeat", repeat},
+                        {"fast_limits", {{"max_depth", fast::ccd_max_depth},
+                                         {"max_nodes", fast::ccd_max_nodes},
+                                         {"max_depth_dd", fast::ccd_max_depth_dd},
+                                         {"max_nodes_dd", fast::ccd_max_nodes_dd}}},
+                        {"queries", std::move(records)}};
+  write_json(o.out_dir + "/ccd_public.json", out);
+  fmt::print("ccd_public: {} queries; reference vs ground truth: {} differ; fast: {} missed, {} "
+             "false positives, {} toi above the exact toi\n",
+             queries.size(), wrong_ref, misses, false_pos, bad_toi);
+}
+
+}  // namespace contactbench::harness

@@ -1,0 +1,414 @@
+// Suite edge_smoothing: the reference against hand-derived answers for every decision of
+// ../shared/sources/README.md "Woo" (orientation, zone order, centre in the plane, end points,
+// vertex cone, green zone), exact invariances, the fast variant, and their agreement.
+#include "harness/pairs/edge_smoothing.hpp"
+#include "harness/registry.hpp"
+#include "reference/closest_feature.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <map>
+
+using namespace contactbench;
+namespace ref = contactbench::reference;  // the suites below shadow these names
+namespace fst = contactbench::fast;
+using cases::Region;
+using cases::Vec3;
+using cases::Zone;
+
+namespace {
+
+struct Expect {
+  Region region;
+  int side;
+  Zone zone;
+  bool adjusted;
+  Vec3 normal, point;
+  double overlap;
+};
+
+// Hand-derived in the frame of cases/edge_smoothing.cpp: facet 1 = [u, v, w] with
+// u = (0,-2,0), v = (0,2,0), w = (-2,0,0), n1 = +z; edge0 = uv. "convex45": neighbour apex
+// (4,0,-3), n2 = (3,0,4)/5, n_lim = 4/5, o_lim = 3/5.
+const std::map<std::string, Expect>& expected() {
+  const double s17 = std::sqrt(17.0), s6 = std::sqrt(6.0);
+  static const std::map<std::string, Expect> e = {
+      {"face_front", {Region::face, 1, Zone::none, false, {0, 0, 1}, {-0.5, 0, 0}, 0.5}},
+      {"face_behind", {Region::face, -1, Zone::none, false, {0, 0, -1}, {-0.5, 0, 0}, 0.5}},
+      {"edge_boundary", {Region::edge0, 1, Zone::none, false, {0.6, 0, 0.8}, {0, 0, 0}, 1}},
+      {"blue_convex", {Region::edge0, 1, Zone::blue, false, Vec3(1, 0, 4) / s17, {0, 0, 0}, 5 - s17}},
+      {"blue_red_boundary", {Region::edge0, 1, Zone::blue, false, {0.6, 0, 0.8}, {0, 0, 0}, 1}},
+      // red: point = c - ((c - u).n2) n2 = (4,0,1) - 16/5 (3,0,4)/5
+      {"red_convex", {Region::edge0, 1, Zone::red, true, {0.6, 0, 0.8}, {2.08, 0, -1.56}, 5 - s17}},
+      {"red_green_boundary", {Region::edge0, -1, Zone::green, true, {0, 0, -1}, {4, 0, 0}, 1}},
+      {"green_behind", {Region::edge0, -1, Zone::green, true, {0, 0, -1}, {1, 0, 0}, 5 - s17}},
+      {"in_plane_right_angle", {Region::edge0, 0, Zone::blue, false, {1, 0, 0}, {0, 0, 0}, 0.5}},
+      {"in_plane_fold", {Region::edge0, 0, Zone::red, true, {0.6, 0, 0.8}, {0.64, 0, -0.48}, 0.5}},
+      {"in_plane_flat", {Region::edge0, 0, Zone::green, true, {0, 0, -1}, {1, 0, 0}, 0.5}},
+      {"above_edge_flat", {Region::edge0, 1, Zone::blue, false, {0, 0, 1}, {0, 0, 0}, 0.5}},
+      {"red_flat", {Region::edge0, 1, Zone::red, true, {0, 0, 1}, {1, 0, 0}, 3 - std::sqrt(5.0)}},
+      {"sharp_edge_blue_wins", {Region::edge0, -1, Zone::blue, false, {0.6, 0, -0.8}, {0, 0, 0}, 1}},
+      // concave seen from the front: n2 = (-3,0,4)/5; (c-u).n2 = -8/5
+      {"red_concave_front", {Region::edge0, 1, Zone::red, true, {-0.6, 0, 0.8}, {3.04, 0, 2.28}, 5 - s17}},
+      // Fan at u: generators +z (facet 1 and across edge2), (3,0,4) (across edge0) and the
+      // closer's (3,-3,2). d = (1/2,-1/4,4) = 7/2 z + 1/12 (3,0,4) + 1/12 (3,-3,2): inside.
+      {"vertex_inside_cone", {Region::vertex0, 1, Zone::vertex_cone, false,
+                              Vec3(0.5, -0.25, 4).normalized(), {0, -2, 0}, 5 - std::sqrt(16.3125)}},
+      // d = (4,-2,1): projection onto the face of (3,0,4), (3,-3,2) (normal (4,2,-3)):
+      // q = d - 9/29 (4,2,-3) = (80,-76,56)/29; point = u + 9/29 (4,2,-3).
+      {"vertex_outside_cone", {Region::vertex0, 1, Zone::vertex_cone, true,
+                               Vec3(20, -19, 14).normalized(), Vec3(36, -40, -27) / 29,
+                               6 - std::sqrt(21.0)}},
+      {"vertex_flat_fan", {Region::vertex0, 1, Zone::vertex_cone, true, {0, 0, 1}, {1, -3, 0}, 4 - s6}},
+      {"vertex_not_internal", {Region::vertex0, 1, Zone::none, false, Vec3(1, -1, 2) / s6, {0, -2, 0}, 4 - s6}},
+      // c - u = (4,0,1) is orthogonal to uv: closest point exactly u. Projection onto the same
+      // face: q = d - 13/29 (4,2,-3) = (64,-26,68)/29.
+      {"edge_end_point", {Region::vertex0, 1, Zone::vertex_cone, true, Vec3(32, -13, 34).normalized(),
+                          Vec3(52, -32, -39) / 29, 5 - s17}},
+      // behind: the cone is negated; -d = (-1,1,2) projects onto the ray +z only.
+      {"vertex_behind", {Region::vertex0, -1, Zone::vertex_cone, true, {0, 0, -1}, {1, -3, 0}, 4 - s6}},
+      {"centre_on_facet", {Region::face, 0, Zone::none, false, {0, 0, 1}, {-0.5, 0, 0}, 1}},
+  };
+  return e;
+}
+
+void check_expected(const std::string& name, const cases::EdgeSmoothingResult& r, double tol) {
+  const auto& e = expected().at(name);
+  BOOST_TEST_CONTEXT(name) {
+    BOOST_TEST(cases::to_string(r.region) == cases::to_string(e.region));
+    BOOST_TEST(r.side == e.side);
+    BOOST_TEST(cases::to_string(r.zone) == cases::to_string(e.zone));
+    BOOST_TEST(r.adjusted == e.adjusted);
+    BOOST_TEST((r.normal - e.normal).norm() <= tol, "normal " << r.normal.transpose());
+    BOOST_TEST((r.point - e.point).norm() <= tol * 8, "point " << r.point.transpose());
+    BOOST_TEST(std::abs(r.overlap - e.overlap) <= tol * 8);
+  }
+}
+
+const cases::EdgeSmoothingQuery& canonical(const std::string& name) {
+  static const auto all = cases::canonical_edge_smoothing();
+  for (const auto& [n, q] : all)
+    if (n == name) return q;
+  throw std::runtime_error("no canonical case " + name);
+}
+
+// A copy of the query's mesh with facet g's orientation reversed.
+cases::EdgeSmoothingQuery flipped(cases::EdgeSmoothingQuery q, std::vector<int> gs) {
+  auto f = q.mesh->facets();
+  for (int g : gs) std::swap(f[g][1], f[g][2]);
+  q.mesh = std::make_shared<const cases::Mesh>(q.mesh->vertices(), f);
+  return q;
+}
+
+// Rigid motion by an exact integer rotation (axis permutation with signs) plus a dyadic
+// translation, applied to mesh and centre.
+cases::EdgeSmoothingQuery moved(cases::EdgeSmoothingQuery q, const Eigen::Matrix3d& R, const Vec3& t) {
+  auto v = q.mesh->vertices();
+  for (auto& x : v) x = R * x + t;
+  q.mesh = std::make_shared<const cases::Mesh>(v, q.mesh->facets());
+  q.centre = R * q.centre + t;
+  return q;
+}
+
+std::vector<cases::EdgeSmoothingQuery> generated(int n, bool degenerate) {
+  std::vector<cases::EdgeSmoothingQuery> out;
+  for (int i = 0; i < n; ++i) {
+    auto rng = cases::query_rng(11, "edge_smoothing_test", degenerate ? "d" : "r", i);
+    out.push_back(degenerate ? cases::degenerate_edge_smoothing(rng) : cases::random_edge_smoothing(rng));
+  }
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(edge_smoothing)
+BOOST_AUTO_TEST_SUITE(reference)
+
+BOOST_AUTO_TEST_CASE(canonical_cases_match_hand_derived_answers) {
+  const auto all = cases::canonical_edge_smoothing();
+  BOOST_TEST(all.size() == expected().size());
+  for (const auto& [name, q] : all) check_expected(name, ref::edge_smoothing(q), 1e-15);
+}
+
+BOOST_AUTO_TEST_CASE(zone_boundaries_have_zero_margin) {
+  // n.n1 = n_lim exactly (blue side) and n.n1 = -o_lim exactly (green side).
+  BOOST_TEST(ref::edge_smoothing(canonical("blue_red_boundary")).zone_margin == 0.0);
+  BOOST_TEST(ref::edge_smoothing(canonical("red_green_boundary")).zone_margin == 0.0);
+  BOOST_TEST(ref::edge_smoothing(canonical("in_plane_right_angle")).zone_margin == 0.0);
+  BOOST_TEST(ref::edge_smoothing(canonical("red_convex")).zone_margin > 0.1);
+  BOOST_TEST(ref::edge_smoothing(canonical("in_plane_flat")).side_margin == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(orientation_neighbour_flipped_to_agree_with_n1) {
+  // Reversing the neighbour's vertex order must not change anything: n2 is re-flipped.
+  for (const char* name : {"blue_convex", "red_convex", "green_behind", "red_concave_front",
+                           "vertex_outside_cone", "vertex_inside_cone"}) {
+    const auto& q = canonical(name);
+    const int g = q.mesh->neighbour(0, 0);
+    BOOST_TEST_REQUIRE(g >= 0);
+    BOOST_TEST(!q.mesh->neighbour_flipped(0, 0));
+    const auto qf = flipped(q, {g});
+    BOOST_TEST(qf.mesh->neighbour_flipped(0, 0));
+    check_expected(name, ref::edge_smoothing(qf), 1e-15);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(orientation_normals_never_turned_towards_sphere) {
+  // Facet 1 and its neighbour both reversed: n1 = -z, n2 = -(3,0,4)/5. The sphere of
+  // red_convex is now behind facet 1 with n.n1 = -1/sqrt(17) > -o_lim: red, n' = n2 as
+  // stored, i.e. pointing away from the sphere (README: the sign of n.n1 tells the sides).
+  const auto q = flipped(canonical("red_convex"), {0, canonical("red_convex").mesh->neighbour(0, 0)});
+  const auto r = ref::edge_smoothing(q);
+  BOOST_TEST(r.side == -1);
+  BOOST_TEST(cases::to_string(r.zone) == std::string("red"));
+  BOOST_TEST((r.normal - Vec3(-0.6, 0, -0.8)).norm() <= 1e-15);
+  // Far behind (n.n1 = -4/sqrt(17) < -3/5 against the reversed n1): green, n' = -n1 = +z.
+  const auto g = ref::edge_smoothing(flipped(canonical("blue_convex"), {0, q.mesh->neighbour(0, 0)}));
+  BOOST_TEST(cases::to_string(g.zone) == std::string("green"));
+  BOOST_TEST((g.normal - Vec3(0, 0, 1)).norm() <= 1e-15);
+}
+
+BOOST_AUTO_TEST_CASE(zone_order_blue_before_green_on_sharp_edges) {
+  // n_lim = -12/13 < -1/sqrt(2): n.n1 = -4/5 satisfies both blue (>= -12/13) and green
+  // (<= -5/13); blue is tested first.
+  const auto r = ref::edge_smoothing(canonical("sharp_edge_blue_wins"));
+  BOOST_TEST(cases::to_string(r.zone) == std::string("blue"));
+  BOOST_TEST(!r.adjusted);
+}
+
+BOOST_AUTO_TEST_CASE(centre_in_facet_plane_goes_where_the_inequalities_put_it) {
+  check_expected("in_plane_right_angle", ref::edge_smoothing(canonical("in_plane_right_angle")), 1e-15);
+  check_expected("in_plane_fold", ref::edge_smoothing(canonical("in_plane_fold")), 1e-15);
+  check_expected("in_plane_flat", ref::edge_smoothing(canonical("in_plane_flat")), 1e-15);
+}
+
+BOOST_AUTO_TEST_CASE(end_point_of_edge_is_a_vertex_contact) {
+  const auto r = ref::edge_smoothing(canonical("edge_end_point"));
+  BOOST_TEST(cases::to_string(r.region) == std::string("vertex0"));
+  BOOST_TEST(cases::to_string(r.zone) == std::string("vertex_cone"));
+}
+
+BOOST_AUTO_TEST_CASE(green_zone_normal_is_unit_minus_n1) {
+  const auto r = ref::edge_smoothing(canonical("green_behind"));
+  BOOST_TEST(std::abs(r.normal.norm() - 1) <= 1e-16);
+  BOOST_TEST((r.normal + Vec3(0, 0, 1)).norm() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(vertex_cone_direction_is_nearest_in_cone) {
+  // Independent check: no sampled direction of the cone (positive combinations of the fan's
+  // oriented normals) is closer in angle to d than the reference's n'.
+  for (const char* name : {"vertex_outside_cone", "edge_end_point", "vertex_behind"}) {
+    const auto& q = canonical(name);
+    const auto r = ref::edge_smoothing(q);
+    const Vec3 d = (q.centre - q.mesh->vertex(0, 0)).normalized();
+    std::vector<Vec3> g;
+    for (const auto& [f, s] : cases::oriented_fan(*q.mesh, 0, q.mesh->facets()[0][0]))
+      g.push_back(s * (r.side < 0 ? -1.0 : 1.0) * q.mesh->normal(f).normalized());
+    cases::Rng rng(5);
+    for (int i = 0; i < 20000; ++i) {
+      Vec3 x = Vec3::Zero();
+      for (const auto& gi : g) x += cases::uniform(rng, 0, 1) * std::pow(cases::uniform(rng, 0, 1), 4) * gi;
+      BOOST_TEST_REQUIRE(x.normalized().dot(d) <= r.normal.dot(d) + 1e-15, name);
+    }
+  }
+}
+
+// Membership in the cone of g by Caratheodory in double, independent of the reference's
+// method: x is a nonnegative combination of at most three generators (tolerance tol).
+bool in_cone(const std::vector<Vec3>& g, const Vec3& x, double tol) {
+  const std::size_t n = g.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if ((x - x.dot(g[i]) * g[i]).norm() <= tol && x.dot(g[i]) >= 0) return true;  // on a ray
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const Vec3 w = g[i].cross(g[j]);
+      if (w.norm() < 1e-9) continue;
+      if (std::abs(x.dot(w.normalized())) <= tol &&  // in the plane of g_i, g_j: both sides
+          x.cross(g[j]).dot(w) >= -tol && g[i].cross(x).dot(w) >= -tol)
+        return true;
+      for (std::size_t k = j + 1; k < n; ++k) {
+        const double det = w.dot(g[k]);
+        if (std::abs(det) < 1e-9) continue;
+        const double a = x.dot(g[j].cross(g[k])) / det, b = g[i].dot(x.cross(g[k])) / det,
+                     c = g[i].dot(g[j].cross(x)) / det;
+        if (a >= -tol && b >= -tol && c >= -tol) return true;
+      }
+    }
+  }
+  return false;
+}
+
+BOOST_AUTO_TEST_CASE(vertex_cone_generated_queries_independent_check) {
+  // For generated vertex contacts: n' lies in the cone; d is in the cone exactly when the
+  // reference keeps it (up to its cone margin); no sampled cone direction is nearer to d.
+  int checked = 0;
+  for (const auto& q : generated(1500, true)) {
+    const auto r = ref::edge_smoothing(q);
+    if (r.zone != Zone::vertex_cone) continue;
+    const int k = static_cast<int>(r.region) - 4;
+    const Vec3 d = (q.centre - q.mesh->vertex(q.facet, k)).normalized();
+    std::vector<Vec3> g;
+    for (const auto& [f, s] : cases::oriented_fan(*q.mesh, q.facet, q.mesh->facets()[q.facet][k]))
+      g.push_back(s * (r.side < 0 ? -1.0 : 1.0) * q.mesh->normal(f).normalized());
+    BOOST_TEST_CONTEXT("query " << checked) {
+      BOOST_TEST(in_cone(g, r.normal, 1e-9));
+      if (r.cone_margin > 1e-6) BOOST_TEST(in_cone(g, d, 1e-9) == !r.adjusted);
+      if (!r.adjusted) BOOST_TEST((r.normal - d).norm() <= 1e-15);
+      cases::Rng rng(checked);
+      for (int i = 0; i < 3000; ++i) {
+        Vec3 x = Vec3::Zero();
+        for (const auto& gi : g) x += std::pow(cases::uniform(rng, 0, 1), 6) * gi;
+        if (x.norm() == 0) continue;
+        BOOST_TEST_REQUIRE(x.normalized().dot(d) <= r.normal.dot(d) + 1e-12);
+      }
+    }
+    ++checked;
+  }
+  BOOST_TEST(checked > 100);
+}
+
+BOOST_AUTO_TEST_CASE(invariant_under_exact_rigid_motion_and_facet_order) {
+  Eigen::Matrix3d R;
+  R << 0, -1, 0, 0, 0, 1, -1, 0, 0;  // exact rotation (det = +1)
+  const Vec3 t(0.25, -3.5, 1024);
+  for (const auto& [name, q] : cases::canonical_edge_smoothing()) {
+    const auto a = ref::edge_smoothing(q);
+    const auto b = ref::edge_smoothing(moved(q, R, t));
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_TEST(cases::to_string(a.zone) == cases::to_string(b.zone));
+      BOOST_TEST(a.adjusted == b.adjusted);
+      BOOST_TEST(a.side == b.side);
+      BOOST_TEST((R * a.normal - b.normal).norm() <= 1e-15);
+      BOOST_TEST((R * a.point + t - b.point).norm() <= 1e-12);
+    }
+    // Facet order reversed: the contacted facet moves, nothing else changes.
+    auto f = q.mesh->facets();
+    std::reverse(f.begin(), f.end());
+    auto qr = q;
+    qr.mesh = std::make_shared<const cases::Mesh>(q.mesh->vertices(), f);
+    qr.facet = q.mesh->facet_count() - 1 - q.facet;
+    const auto c = ref::edge_smoothing(qr);
+    BOOST_TEST_CONTEXT(name << " reordered") {
+      BOOST_TEST(cases::to_string(a.zone) == cases::to_string(c.zone));
+      BOOST_TEST((a.normal - c.normal).norm() == 0.0);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(overlap_is_never_changed_by_smoothing) {
+  for (bool deg : {false, true})
+    for (const auto& q : generated(300, deg)) {
+      const auto r = ref::edge_smoothing(q);
+      const auto cf = ref::closest_feature(
+          {q.centre, q.mesh->vertex(q.facet, 0), q.mesh->vertex(q.facet, 1), q.mesh->vertex(q.facet, 2)});
+      const double d = std::sqrt(cf.squared_distance);  // both sides round once or twice
+      BOOST_TEST(std::abs(r.overlap - (q.radius - d)) <= 4 * 0x1p-52 * std::max(q.radius, d));
+      BOOST_TEST(std::abs(r.normal.norm() - 1) <= 1e-15);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(red_and_green_points_lie_on_their_planes) {
+  for (const auto& q : generated(600, true)) {
+    const auto r = ref::edge_smoothing(q);
+    if (r.zone != Zone::red && r.zone != Zone::green) continue;
+    // The adjusted point is c - ((c - u).n') n': on the plane through the edge with normal n'.
+    const int k = static_cast<int>(r.region) - 1;
+    const Vec3 u = q.mesh->vertex(q.facet, k);
+    const double L = std::max(q.centre.cwiseAbs().maxCoeff(), u.cwiseAbs().maxCoeff());
+    BOOST_TEST(std::abs((r.point - u).dot(r.normal)) <= 1e-14 * L);
+    BOOST_TEST(std::abs((q.centre - r.point).cross(r.normal).norm()) <= 1e-14 * L);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(degenerate_generator_hits_every_boundary_exactly) {
+  int zone0 = 0, side0 = 0, region0 = 0, cone0 = 0, red = 0, green = 0, blue = 0, cone = 0;
+  for (const auto& q : generated(3000, true)) {
+    const auto r = ref::edge_smoothing(q);
+    zone0 += r.zone_margin == 0;
+    side0 += r.side_margin == 0;
+    region0 += r.region_margin == 0;
+    cone0 += r.zone == Zone::vertex_cone && r.cone_margin == 0;
+    red += r.zone == Zone::red;
+    green += r.zone == Zone::green;
+    blue += r.zone == Zone::blue;
+    cone += r.zone == Zone::vertex_cone;
+  }
+  BOOST_TEST_MESSAGE("zone0 " << zone0 << " side0 " << side0 << " region0 " << region0 << " cone0 "
+                              << cone0 << " blue " << blue << " red " << red << " green " << green
+                              << " cone " << cone);
+  BOOST_TEST(zone0 > 30);
+  BOOST_TEST(side0 > 30);
+  BOOST_TEST(region0 > 30);
+  BOOST_TEST(cone0 > 10);
+  BOOST_TEST(std::min({red, green, blue, cone}) > 30);
+}
+
+BOOST_AUTO_TEST_CASE(query_json_round_trip_and_bad_input) {
+  const auto& q = canonical("red_convex");
+  const auto j = cases::edge_smoothing_query_to_json(q);
+  const auto back = cases::edge_smoothing_query_from_json(j, {"t.jsonl", "line 1"});
+  BOOST_TEST(back.facet == q.facet);
+  BOOST_TEST((back.centre - q.centre).norm() == 0.0);
+  check_expected("red_convex", ref::edge_smoothing(back), 1e-15);
+  auto bad = j;
+  bad["radius"] = -1;
+  BOOST_CHECK_EXCEPTION(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 3"}),
+                        cases::InputError, [](const cases::InputError& e) {
+                          return std::string(e.what()) == "t.jsonl: line 3: field radius: must be finite and > 0";
+                        });
+  bad = j;
+  bad["facet"] = 99;
+  BOOST_CHECK_THROW(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 4"}), cases::InputError);
+  bad = j;
+  bad["mesh"]["facets"][1] = {0, 1, 7};
+  BOOST_CHECK_EXCEPTION(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 5"}),
+                        cases::InputError, [](const cases::InputError& e) {
+                          return std::string(e.what()).find("field facets[1][2]") != std::string::npos;
+                        });
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(fast)
+
+BOOST_AUTO_TEST_CASE(canonical_cases_match_hand_derived_answers) {
+  for (const auto& [name, q] : cases::canonical_edge_smoothing()) check_expected(name, fst::edge_smoothing(q), 1e-14);
+}
+
+BOOST_AUTO_TEST_CASE(bound_grows_with_conditioning) {
+  // Same geometry translated far away: the stated bound grows with the coordinates' size.
+  const auto& q = canonical("red_convex");
+  Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
+  const auto far = moved(q, I, Vec3(1 << 20, 0, 0));
+  const auto b0 = fst::edge_smoothing_bound(q, fst::edge_smoothing(q));
+  const auto b1 = fst::edge_smoothing_bound(far, fst::edge_smoothing(far));
+  BOOST_TEST(b1.angle > 1e5 * b0.angle);
+  BOOST_TEST(b0.angle < 1e-12);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(agreement)
+
+BOOST_AUTO_TEST_CASE(check_finds_nothing_wrong_and_some_boundary) {
+  harness::CheckOptions o;
+  o.n = 20000;
+  o.seed = 3;
+  const auto s = harness::find_family("edge_smoothing")->check(o);
+  BOOST_TEST(s.total.wrong == 0u);
+  BOOST_TEST(s.total.boundary > 0u);  // the degenerate generator reaches exact boundaries
+  BOOST_TEST(s.by_source.at("canonical").agree == cases::canonical_edge_smoothing().size());
+}
+
+BOOST_AUTO_TEST_CASE(run_twice_is_deterministic) {
+  harness::CheckOptions o;
+  o.n = 2000;
+  o.timing = false;
+  const auto* f = harness::find_family("edge_smoothing");
+  const auto a = f->check(o), b = f->check(o);
+  BOOST_TEST(a.total.agree == b.total.agree);
+  BOOST_TEST(a.total.boundary == b.total.boundary);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,25 @@
+// Exact continuous collision detection (vertex-face, edge-edge) over t in [0, 1].
+// Source: Wang et al., ACM TOG 40(5) 188, 2021 (problem statement and public query set);
+// the algorithm is ours (see reference/src/ccd.cpp): exact rational polynomials in t,
+// Sturm-sequence root isolation and exact sign decisions at the algebraic roots.
+#pragma once
+#include "cases/ccd.hpp"
+
+namespace contactbench::reference {
+
+// Exact for every finite double input: hit is decided exactly (closed sets, contact at
+// t = 0 and t = 1 included) and toi is the exact earliest contact time t* rounded down to a
+// double (toi_up: rounded up). No tolerance anywhere. Throws cases::InputError on NaN/Inf.
+cases::CcdResult ccd(const cases::CcdQuery& q);
+
+// How far a non-colliding query is from touching: the minimum over t in [0, 1] of the
+// distance between the primitives, divided by the query's scale (cases::ccd_scale). Not
+// exact: sampled on 1025 times, then refined by golden-section search in long double around
+// the best samples (a report quantity for false positives, not a decision). 0 for a hit.
+double ccd_separation(const cases::CcdQuery& q);
+
+// Distance between the primitives at time t (long double, not exact): the independent
+// check the tests use on the exact answers, and the basis of ccd_separation.
+double ccd_distance_at(const cases::CcdQuery& q, double t);
+
+}  // namespace contactbench::reference

@@ -1,0 +1,621 @@
+// Exact CCD oracle. Everything that decides the answer is exact rational arithmetic (GMP
+// mpq): inputs are doubles, hence exact rationals; every quantity below is a polynomial in t
+// with rational coefficients; roots are isolated exactly with Sturm sequences and signs at
+// irrational roots are decided by gcd tests (exact zero) and refinement of the isolating
+// interval until an exact rational interval bound excludes zero (sign != 0 is then certain).
+//
+// Why the candidate set below is complete. Let S be the set of contact times; it is closed
+// (projection of a compact set), so t* = min S exists when S is not empty.
+//  * vertex-face: either t* = 0, or p(t*) lies on a closed edge of the triangle (a
+//    point-edge sub-problem), or p(t*) is in the relative interior of a non-degenerate
+//    triangle. In the last case the coplanarity cubic f(t) = det(b-a, c-a, p-a) vanishes at
+//    t*, and f is not identically zero: otherwise the barycentric coordinates, continuous
+//    near t*, would keep p inside for slightly smaller t.
+//  * edge-edge: either t* = 0, or an endpoint lies on the other closed segment (4
+//    point-edge sub-problems; this covers parallel, collinear and degenerate edges), or the
+//    segments are non-parallel and meet at interior points of both, where the cubic
+//    det(a1-a0, b1-b0, b0-a0) vanishes and is not identically zero (same continuity
+//    argument).
+//  * point-edge: t* = 0, or p(t*) equals an endpoint (point-point: linear equations), or p
+//    is interior to a non-degenerate segment: all components of (p-x) x (y-x) vanish, and
+//    they are not all identically zero.
+// For every polynomial we test its roots in [0, 1] in increasing order with an exact
+// "do they touch at time r" predicate and keep the first one that touches; t* is the
+// smallest of these candidates. Each candidate is verified exactly, so nothing is reported
+// that does not happen.
+#include "reference/ccd.hpp"
+
+#include "reference/src/cgal.hpp"
+
+#include <Eigen/Geometry>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace contactbench::reference {
+namespace {
+
+using Q = mpq_class;
+
+int sgn(const Q& q) { return ::sgn(q); }
+
+// ---------------------------------------------------------------------------------------
+// Polynomials in t with rational coefficients; c[i] multiplies t^i; no trailing zeros, so
+// the zero polynomial has no coefficients.
+struct Poly {
+  std::vector<Q> c;
+  Poly() = default;
+  explicit Poly(std::vector<Q> v) : c(std::move(v)) { trim(); }
+  void trim() {
+    while (!c.empty() && sgn(c.back()) == 0) c.pop_back();
+  }
+  int deg() const { return static_cast<int>(c.size()) - 1; }  // -1 for zero
+  bool zero() const { return c.empty(); }
+  Q operator()(const Q& t) const {
+    Q r = 0;
+    for (int i = deg(); i >= 0; --i) r = r * t + c[i];
+    return r;
+  }
+};
+
+Poly operator+(const Poly& a, const Poly& b) {
+  std::vector<Q> r(std::max(a.c.size(), b.c.size()));
+  for (std::size_t i = 0; i < a.c.size(); ++i) r[i] += a.c[i];
+  for (std::size_t i = 0; i < b.c.size(); ++i) r[i] += b.c[i];
+  return Poly(std::move(r));
+}
+Poly operator-(const Poly& a, const Poly& b) {
+  std::vector<Q> r(std::max(a.c.size(), b.c.size()));
+  for (std::size_t i = 0; i < a.c.size(); ++i) r[i] += a.c[i];
+  for (std::size_t i = 0; i < b.c.size(); ++i) r[i] -= b.c[i];
+  return Poly(std::move(r));
+}
+Poly operator*(const Poly& a, const Poly& b) {
+  if (a.zero() || b.zero()) return {};
+  std::vector<Q> r(a.c.size() + b.c.size() - 1);
+  for (std::size_t i = 0; i < a.c.size(); ++i)
+    for (std::size_t j = 0; j < b.c.size(); ++j) r[i + j] += a.c[i] * b.c[j];
+  return Poly(std::move(r));
+}
+Poly derivative(const Poly& a) {
+  std::vector<Q> r;
+  for (int i = 1; i <= a.deg(); ++i) r.push_back(a.c[i] * i);
+  return Poly(std::move(r));
+}
+// Euclidean division a = q b + r (b non-zero).
+void divmod(const Poly& a, const Poly& b, Poly* quot, Poly* rem) {
+  std::vector<Q> r = a.c, qv(std::max(0, a.deg() - b.deg() + 1));
+  for (int i = a.deg(); i >= b.deg(); --i) {
+    if (sgn(r[i]) == 0) continue;
+    const Q k = r[i] / b.c.back();
+    qv[i - b.deg()] = k;
+    for (int j = 0; j <= b.deg(); ++j) r[i - b.deg() + j] -= k * b.c[j];
+  }
+  if (quot) *quot = Poly(std::move(qv));
+  if (rem) {
+    r.resize(std::max(0, b.deg()));
+    *rem = Poly(std::move(r));
+  }
+}
+Poly monic(Poly a) {
+  if (a.zero()) return a;
+  const Q lead = a.c.back();
+  for (auto& x : a.c) x /= lead;
+  return a;
+}
+Poly gcd(Poly a, Poly b) {
+  while (!b.zero()) {
+    Poly r;
+    divmod(a, b, nullptr, &r);
+    a = std::move(b);
+    b = monic(std::move(r));  // keeps the coefficients small
+  }
+  return monic(std::move(a));
+}
+// Square-free part (same roots, all simple).
+Poly square_free(const Poly& a) {
+  if (a.deg() <= 1) return a;
+  const Poly g = gcd(a, derivative(a));
+  if (g.deg() <= 0) return a;
+  Poly q;
+  divmod(a, g, &q, nullptr);
+  return q;
+}
+
+// Vectors of polynomials: the linear motion of a point and everything built from it.
+using PVec = std::array<Poly, 3>;
+PVec operator-(const PVec& a, const PVec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+PVec cross(const PVec& a, const PVec& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+Poly dot(const PVec& a, const PVec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+PVec motion(const cases::Vec3& x0, const cases::Vec3& x1) {
+  PVec r;
+  for (int k = 0; k < 3; ++k) {
+    const Q a(x0[k]), b(x1[k]);  // exact: mpq from double
+    r[k] = Poly({a, b - a});
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------
+// Real algebraic numbers in [0, 1]: either an exact rational, or the unique root of the
+// square-free polynomial p in the open interval (lo, hi), with p(lo), p(hi) non-zero and of
+// opposite signs.
+struct Alg {
+  bool rational = true;
+  Q value;  // when rational
+  Poly p;
+  Q lo, hi;
+  int sign_lo = 0;
+
+  static Alg exact(Q v) {
+    Alg a;
+    a.value = std::move(v);
+    return a;
+  }
+  void bisect() {
+    Q m = (lo + hi) / 2;
+    const int s = sgn(p(m));
+    if (s == 0) {
+      rational = true;
+      value = std::move(m);
+    } else if (s == sign_lo) {
+      lo = std::move(m);
+    } else {
+      hi = std::move(m);
+    }
+  }
+};
+
+// Exact interval enclosure of g over [lo, hi] via the Taylor expansion at the midpoint:
+// |g(x) - g(m)| <= sum_k |g_k(m)| r^k. Returns the sign if the enclosure excludes zero.
+int enclosure_sign(const Poly& g, const Q& lo, const Q& hi) {
+  const Q m = (lo + hi) / 2, r = (hi - lo) / 2;
+  // Taylor coefficients at m by repeated synthetic division.
+  std::vector<Q> t = g.c;
+  const int n = g.deg();
+  for (int k = 0; k <= n; ++k)
+    for (int i = n - 1; i >= k; --i) t[i] += m * t[i + 1];
+  Q bound = 0, rk = 1;
+  for (int k = 1; k <= n; ++k) {
+    rk *= r;
+    bound += abs(t[k]) * rk;
+  }
+  if (t[0] > bound) return 1;
+  if (t[0] < -bound) return -1;
+  return 0;
+}
+
+// Exact sign of g at the algebraic number a (a may be refined).
+int sign_at(const Poly& g, Alg& a) {
+  if (g.zero()) return 0;
+  if (a.rational) return sgn(g(a.value));
+  if (g.deg() == 0) return sgn(g.c[0]);
+  // g(a) = 0 iff a is a root of h = gcd(p, g); h is square-free with at most the one root a
+  // in (lo, hi), so that happens iff h changes sign there (h(lo), h(hi) != 0 since h | p).
+  const Poly h = gcd(a.p, g);
+  if (h.deg() >= 1 && sgn(h(a.lo)) * sgn(h(a.hi)) < 0) return 0;
+  // Now g(a) != 0: refining the interval around a eventually excludes zero.
+  for (;;) {
+    const int s = enclosure_sign(g, a.lo, a.hi);
+    if (s != 0) return s;
+    a.bisect();
+    if (a.rational) return sgn(g(a.value));
+  }
+}
+
+// Sturm sequence of a square-free polynomial.
+std::vector<Poly> sturm(const Poly& p) {
+  std::vector<Poly> s{p, derivative(p)};
+  while (!s.back().zero() && s.back().deg() > 0) {
+    Poly r;
+    divmod(s[s.size() - 2], s.back(), nullptr, &r);
+    if (r.zero()) break;
+    for (auto& x : r.c) x = -x;
+    s.push_back(std::move(r));
+  }
+  return s;
+}
+int sign_variations(const std::vector<Poly>& s, const Q& x) {
+  int v = 0, last = 0;
+  for (const auto& p : s) {
+    const int g = sgn(p(x));
+    if (g == 0) continue;
+    if (last != 0 && g != last) ++v;
+    last = g;
+  }
+  return v;
+}
+
+void isolate(const Poly& p, const std::vector<Poly>& st, const Q& lo, const Q& hi, int vlo,
+             int vhi, std::vector<Alg>& out) {
+  // vlo, vhi: sign variations just right of lo and just left of hi, so n counts the
+  // distinct roots in the open interval (lo, hi) even when lo or hi is itself a root.
+  const int n = vlo - vhi;
+  if (n <= 0) return;
+  if (n == 1 && sgn(p(lo)) != 0 && sgn(p(hi)) != 0) {
+    Alg a;
+    a.rational = false;
+    a.p = p;
+    a.lo = lo;
+    a.hi = hi;
+    a.sign_lo = sgn(p(lo));
+    out.push_back(std::move(a));
+    return;
+  }
+  const Q m = (lo + hi) / 2;
+  const int vm = sign_variations(st, m);
+  if (sgn(p(m)) == 0) {
+    // m is a root: the count on (lo, m] includes it.
+    isolate(p, st, lo, m, vlo, vm + 1, out);  // roots in (lo, m): vlo - vm - 1
+    out.push_back(Alg::exact(m));
+    isolate(p, st, m, hi, vm, vhi, out);
+  } else {
+    isolate(p, st, lo, m, vlo, vm, out);
+    isolate(p, st, m, hi, vm, vhi, out);
+  }
+}
+
+// All distinct roots of a non-zero polynomial in [0, 1], increasing.
+std::vector<Alg> roots01(const Poly& f) {
+  std::vector<Alg> out;
+  if (f.deg() <= 0) return out;
+  const Poly p = square_free(f);
+  if (p.deg() == 1) {
+    Q r = -p.c[0] / p.c[1];
+    if (r >= 0 && r <= 1) out.push_back(Alg::exact(std::move(r)));
+    return out;
+  }
+  const Q zero = 0, one = 1;
+  if (sgn(p(zero)) == 0) out.push_back(Alg::exact(zero));
+  const auto st = sturm(p);
+  int v0 = sign_variations(st, zero), v1 = sign_variations(st, one);
+  // Sturm counts roots in (a, b]; a root at 1 is counted in (0, 1], drop it from the open
+  // interval count and add it at the end.
+  const bool root1 = sgn(p(one)) == 0;
+  isolate(p, st, zero, one, v0, v1 + (root1 ? 1 : 0), out);
+  if (root1) out.push_back(Alg::exact(one));
+  return out;
+}
+
+// -1, 0, 1 comparing a with the rational q.
+int compare(Alg& a, const Q& q) {
+  if (a.rational) return cmp(a.value, q) < 0 ? -1 : (cmp(a.value, q) > 0 ? 1 : 0);
+  if (q <= a.lo) return 1;
+  if (q >= a.hi) return -1;
+  const int s = sgn(a.p(q));
+  if (s == 0) return 0;
+  return s == a.sign_lo ? 1 : -1;
+}
+int compare(Alg& a, Alg& b) {
+  if (b.rational) return compare(a, b.value);
+  if (a.rational) return -compare(b, a.value);
+  // Equal iff a is a root of b.p inside b's isolating interval.
+  if (sign_at(b.p, a) == 0 && compare(a, b.lo) > 0 && compare(a, b.hi) < 0) return 0;
+  for (;;) {  // a != b: refining both separates them
+    if (a.rational) return -compare(b, a.value);
+    if (b.rational) return compare(a, b.value);
+    if (a.hi <= b.lo) return -1;
+    if (b.hi <= a.lo) return 1;
+    a.bisect();
+    b.bisect();
+  }
+}
+
+// Largest double <= a and smallest double >= a (a >= 0).
+std::pair<double, double> round_out(Alg& a) {
+  if (a.rational) {
+    double d = mpq_get_d(a.value.get_mpq_t());  // truncates: rounds down for a >= 0
+    double u = cmp(Q(d), a.value) == 0 ? d : std::nextafter(d, 2.0);
+    return {d, u};
+  }
+  for (;;) {
+    const double d = mpq_get_d(a.lo.get_mpq_t());
+    const double u = std::nextafter(d, 2.0);
+    // a > lo >= d; a irrational so a != u; a < hi <= u means d < a < u.
+    if (cmp(a.hi, Q(u)) <= 0) return {d, u};
+    a.bisect();
+    if (a.rational) return round_out(a);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The problems. Each holds the polynomials of one primitive pair; touch(r) decides exactly
+// whether they touch at time r; earliest() returns t* or nothing.
+
+bool nonzero_at(const PVec& v, Alg& r) {
+  return sign_at(v[0], r) != 0 || sign_at(v[1], r) != 0 || sign_at(v[2], r) != 0;
+}
+
+bool all_zero(const PVec& v) { return v[0].zero() && v[1].zero() && v[2].zero(); }
+
+// Exact AABB filter: if the boxes swept by the two vertex sets over [0, 1] are disjoint
+// along some axis, no contact is possible (comparisons of doubles are exact).
+bool boxes_disjoint(const std::vector<const cases::Vec3*>& a,
+                    const std::vector<const cases::Vec3*>& b) {
+  for (int k = 0; k < 3; ++k) {
+    double alo = INFINITY, ahi = -INFINITY, blo = INFINITY, bhi = -INFINITY;
+    for (auto* p : a) alo = std::min(alo, (*p)[k]), ahi = std::max(ahi, (*p)[k]);
+    for (auto* p : b) blo = std::min(blo, (*p)[k]), bhi = std::max(bhi, (*p)[k]);
+    if (ahi < blo || bhi < alo) return true;
+  }
+  return false;
+}
+
+std::optional<Alg> earliest_of(std::vector<Alg>& cands) {
+  if (cands.empty()) return std::nullopt;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < cands.size(); ++i)
+    if (compare(cands[i], cands[best]) < 0) best = i;
+  return std::move(cands[best]);
+}
+
+// Point vs point: d(t) = p(t) - x(t) is linear per coordinate.
+struct PointPoint {
+  PVec d;
+  PointPoint(const PVec& p, const PVec& x) : d(p - x) {}
+  bool touch(Alg& r) const { return !nonzero_at(d, r); }
+  std::optional<Alg> earliest() const {
+    std::optional<Q> root;
+    for (const auto& c : d) {
+      if (c.zero()) continue;
+      if (c.deg() == 0) return std::nullopt;  // a constant non-zero gap
+      Q t = -c.c[0] / c.c[1];
+      if (root && *root != t) return std::nullopt;
+      root = std::move(t);
+    }
+    if (!root) return Alg::exact(0);  // identical motion: touching all the time
+    if (*root < 0 || *root > 1) return std::nullopt;
+    return Alg::exact(*root);
+  }
+};
+
+// Point p vs closed segment [x, y].
+struct PointEdge {
+  PointPoint px, py;
+  PVec e;       // y - x
+  PVec cr;      // (p - x) x (y - x)
+  Poly along;   // (p - x) . (y - x)
+  Poly rest;    // |y - x|^2 - along
+  PointEdge(const PVec& p, const PVec& x, const PVec& y)
+      : px(p, x), py(p, y), e(y - x), cr(cross(p - x, e)), along(dot(p - x, e)),
+        rest(dot(e, e) - along) {}
+  bool interior_touch(Alg& r) const {
+    return nonzero_at(e, r) && !nonzero_at(cr, r) && sign_at(along, r) >= 0 &&
+           sign_at(rest, r) >= 0;
+  }
+  bool touch(Alg& r) const { return px.touch(r) || py.touch(r) || interior_touch(r); }
+  std::optional<Alg> earliest() const {
+    Alg zero = Alg::exact(0);
+    if (touch(zero)) return zero;
+    std::vector<Alg> cands;
+    if (auto a = px.earliest()) cands.push_back(std::move(*a));
+    if (auto a = py.earliest()) cands.push_back(std::move(*a));
+    if (!all_zero(cr)) {
+      Poly g;  // common roots of the components: roots of their gcd
+      for (const auto& c : cr) g = gcd(g, c);
+      for (auto& r : roots01(g)) {
+        if (interior_touch(r)) {
+          cands.push_back(std::move(r));
+          break;
+        }
+      }
+    }
+    return earliest_of(cands);
+  }
+};
+
+struct VertexFace {
+  PVec p, a, b, c;
+  PVec n;          // (b - a) x (c - a)
+  Poly f;          // n . (p - a): coplanarity cubic
+  std::array<Poly, 3> g;  // n . (edge x (p - edge start)): >= 0 all three <=> inside (n != 0)
+  std::array<PointEdge, 3> edges;
+  VertexFace(const PVec& p_, const PVec& a_, const PVec& b_, const PVec& c_)
+      : p(p_), a(a_), b(b_), c(c_), n(cross(b - a, c - a)), f(dot(n, p - a)),
+        g{dot(n, cross(b - a, p - a)), dot(n, cross(c - b, p - b)), dot(n, cross(a - c, p - c))},
+        edges{PointEdge(p, a, b), PointEdge(p, b, c), PointEdge(p, c, a)} {}
+  bool face_touch(Alg& r) const {
+    return sign_at(f, r) == 0 && nonzero_at(n, r) && sign_at(g[0], r) >= 0 &&
+           sign_at(g[1], r) >= 0 && sign_at(g[2], r) >= 0;
+  }
+  bool touch(Alg& r) const {
+    if (face_touch(r)) return true;
+    for (const auto& e : edges)
+      if (e.touch(r)) return true;
+    return false;
+  }
+  std::optional<Alg> earliest(const cases::CcdQuery& q) const {
+    Alg zero = Alg::exact(0);
+    if (touch(zero)) return zero;
+    std::vector<Alg> cands;
+    if (!f.zero()) {
+      for (auto& r : roots01(f)) {
+        if (face_touch(r)) {
+          cands.push_back(std::move(r));
+          break;
+        }
+      }
+    }
+    static constexpr int ends[3][2] = {{1, 2}, {2, 3}, {3, 1}};
+    for (int k = 0; k < 3; ++k) {
+      const auto& x = q.x;
+      if (boxes_disjoint({&x[0], &x[4]},
+                         {&x[ends[k][0]], &x[ends[k][1]], &x[ends[k][0] + 4], &x[ends[k][1] + 4]}))
+        continue;
+      if (auto t = edges[k].earliest()) cands.push_back(std::move(*t));
+    }
+    return earliest_of(cands);
+  }
+};
+
+struct EdgeEdge {
+  PVec a0, a1, b0, b1;
+  PVec m;   // (a1 - a0) x (b1 - b0)
+  Poly f;   // m . (b0 - a0): coplanarity cubic
+  Poly mm;  // |m|^2
+  Poly s, u;  // intersection parameters times |m|^2 on a and on b
+  std::array<PointEdge, 4> ends;
+  EdgeEdge(const PVec& a0_, const PVec& a1_, const PVec& b0_, const PVec& b1_)
+      : a0(a0_), a1(a1_), b0(b0_), b1(b1_), m(cross(a1 - a0, b1 - b0)), f(dot(m, b0 - a0)),
+        mm(dot(m, m)), s(dot(cross(b0 - a0, b1 - b0), m)), u(dot(cross(b0 - a0, a1 - a0), m)),
+        ends{PointEdge(a0, b0, b1), PointEdge(a1, b0, b1), PointEdge(b0, a0, a1),
+             PointEdge(b1, a0, a1)} {}
+  bool cross_touch(Alg& r) const {
+    return sign_at(f, r) == 0 && nonzero_at(m, r) && sign_at(s, r) >= 0 &&
+           sign_at(mm - s, r) >= 0 && sign_at(u, r) >= 0 && sign_at(mm - u, r) >= 0;
+  }
+  bool touch(Alg& r) const {
+    if (cross_touch(r)) return true;
+    for (const auto& e : ends)
+      if (e.touch(r)) return true;
+    return false;
+  }
+  std::optional<Alg> earliest(const cases::CcdQuery& q) const {
+    Alg zero = Alg::exact(0);
+    if (touch(zero)) return zero;
+    std::vector<Alg> cands;
+    if (!f.zero()) {
+      for (auto& r : roots01(f)) {
+        if (cross_touch(r)) {
+          cands.push_back(std::move(r));
+          break;
+        }
+      }
+    }
+    static constexpr int pt[4] = {0, 1, 2, 3};
+    static constexpr int seg[4][2] = {{2, 3}, {2, 3}, {0, 1}, {0, 1}};
+    for (int k = 0; k < 4; ++k) {
+      const auto& x = q.x;
+      if (boxes_disjoint({&x[pt[k]], &x[pt[k] + 4]},
+                         {&x[seg[k][0]], &x[seg[k][1]], &x[seg[k][0] + 4], &x[seg[k][1] + 4]}))
+        continue;
+      if (auto t = ends[k].earliest()) cands.push_back(std::move(*t));
+    }
+    return earliest_of(cands);
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Separation (report quantity, long double, not exact).
+using L3 = Eigen::Matrix<long double, 3, 1>;
+
+long double clamp01(long double x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
+
+// Distance from p to the closed segment [a, b].
+long double point_segment(const L3& p, const L3& a, const L3& b) {
+  const L3 e = b - a;
+  const long double ee = e.squaredNorm();
+  const long double s = ee > 0 ? clamp01((p - a).dot(e) / ee) : 0;
+  return (p - a - s * e).norm();
+}
+
+// Distance from p to the closed triangle a b c: the in-plane projection if it lies inside,
+// otherwise the nearest edge (also right for degenerate triangles).
+long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
+  long double d = std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
+  const L3 n = (b - a).cross(c - a);
+  const long double nn = n.squaredNorm();
+  if (nn > 0) {
+    const long double h = (p - a).dot(n);
+    const L3 q = p - (h / nn) * n;
+    if (n.dot((b - a).cross(q - a)) >= 0 && n.dot((c - b).cross(q - b)) >= 0 &&
+        n.dot((a - c).cross(q - c)) >= 0)
+      d = std::min(d, std::abs(h) / std::sqrt(nn));
+  }
+  return d;
+}
+
+// Distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
+// both parameters are inside, otherwise the best of the four endpoint-segment distances.
+long double segment_segment(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
+  long double d = std::min({point_segment(a0, b0, b1), point_segment(a1, b0, b1),
+                            point_segment(b0, a0, a1), point_segment(b1, a0, a1)});
+  const L3 da = a1 - a0, db = b1 - b0, w = a0 - b0;
+  const long double A = da.dot(da), B = da.dot(db), C = db.dot(db), D = da.dot(w), E = db.dot(w);
+  const long double den = A * C - B * B;
+  if (den > 0) {
+    const long double s = (B * E - C * D) / den, t = (A * E - B * D) / den;
+    if (s >= 0 && s <= 1 && t >= 0 && t <= 1) d = std::min(d, (w + s * da - t * db).norm());
+  }
+  return d;
+}
+
+long double distance_at(const cases::CcdQuery& q, long double t) {
+  std::array<L3, 4> v;
+  for (int i = 0; i < 4; ++i)
+    v[i] = (1 - t) * q.x[i].cast<long double>() + t * q.x[i + 4].cast<long double>();
+  return q.kind == cases::CcdKind::vertex_face ? point_triangle(v[0], v[1], v[2], v[3])
+                                               : segment_segment(v[0], v[1], v[2], v[3]);
+}
+
+}  // namespace
+
+cases::CcdResult ccd(const cases::CcdQuery& q) {
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(q.x[i][k]))
+        cases::Where{"", "ccd query"}.fail(fmt::format("x[{}][{}]", i, k), "NaN or Inf");
+  cases::CcdResult res;
+  res.hit = false;
+  res.toi = res.toi_up = 1;
+  const auto& x = q.x;
+  if (boxes_disjoint({&x[0], &x[1], &x[4], &x[5]}, {&x[2], &x[3], &x[6], &x[7]}) &&
+      q.kind == cases::CcdKind::edge_edge)
+    return res;
+  if (q.kind == cases::CcdKind::vertex_face &&
+      boxes_disjoint({&x[0], &x[4]}, {&x[1], &x[2], &x[3], &x[5], &x[6], &x[7]}))
+    return res;
+  std::array<PVec, 4> m;
+  for (int i = 0; i < 4; ++i) m[i] = motion(x[i], x[i + 4]);
+  std::optional<Alg> t;
+  if (q.kind == cases::CcdKind::vertex_face)
+    t = VertexFace(m[0], m[1], m[2], m[3]).earliest(q);
+  else
+    t = EdgeEdge(m[0], m[1], m[2], m[3]).earliest(q);
+  if (!t) return res;
+  res.hit = true;
+  std::tie(res.toi, res.toi_up) = round_out(*t);
+  return res;
+}
+
+double ccd_distance_at(const cases::CcdQuery& q, double t) {
+  return static_cast<double>(distance_at(q, t));
+}
+
+double ccd_separation(const cases::CcdQuery& q) {
+  if (ccd(q).hit) return 0;
+  constexpr int n = 1024;
+  std::array<long double, n + 1> d;
+  for (int i = 0; i <= n; ++i) d[i] = distance_at(q, static_cast<long double>(i) / n);
+  // Golden-section refinement around the three smallest samples.
+  std::vector<int> idx(n + 1);
+  for (int i = 0; i <= n; ++i) idx[i] = i;
+  std::partial_sort(idx.begin(), idx.begin() + 3, idx.end(), [&](int a, int b) { return d[a] < d[b]; });
+  long double best = d[idx[0]];
+  for (int k = 0; k < 3; ++k) {
+    long double lo = std::max(0, idx[k] - 1) / static_cast<long double>(n);
+    long double hi = std::min(n, idx[k] + 1) / static_cast<long double>(n);
+    const long double g = (std::sqrt(5.0L) - 1) / 2;
+    long double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    long double f1 = distance_at(q, x1), f2 = distance_at(q, x2);
+    for (int it = 0; it < 100; ++it) {
+      if (f1 < f2) {
+        hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = distance_at(q, x1);
+      } else {
+        lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = distance_at(q, x2);
+      }
+    }
+    best = std::min({best, f1, f2});
+  }
+  return static_cast<double>(best / cases::ccd_scale(q));
+}
+
+}  // namespace contactbench::reference

@@ -1,0 +1,342 @@
+// Reference edge smoothing. Source: ../shared/sources/woo-smooth-triangulation-edge-contacts.txt
+// (zones 1-3); completed and decided in ../shared/sources/README.md, section "Woo".
+#include "reference/edge_smoothing.hpp"
+
+#include "reference/closest_feature.hpp"
+#include "reference/src/cgal.hpp"  // GMP (mpq_class) and MPFR
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace contactbench::reference {
+namespace {
+
+using cases::Region;
+using cases::Vec3;
+using cases::Zone;
+using Q = mpq_class;
+constexpr mpfr_prec_t prec = 256;
+
+// 256-bit MPFR value with the few operations the square roots need (mpreal.h clashes with
+// the precompiled CGAL header, so a minimal RAII wrapper instead).
+class R {
+ public:
+  R() { mpfr_init2(x_, prec); mpfr_set_zero(x_, 1); }
+  R(const R& o) { mpfr_init2(x_, prec); mpfr_set(x_, o.x_, MPFR_RNDN); }
+  R& operator=(const R& o) { mpfr_set(x_, o.x_, MPFR_RNDN); return *this; }
+  ~R() { mpfr_clear(x_); }
+  explicit R(const Q& q) : R() { mpfr_set_q(x_, q.get_mpq_t(), MPFR_RNDN); }
+  double toDouble() const { return mpfr_get_d(x_, MPFR_RNDN); }
+  friend R op(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), const R& a, const R& b) {
+    R r;
+    f(r.x_, a.x_, b.x_, MPFR_RNDN);
+    return r;
+  }
+  friend R operator+(const R& a, const R& b) { return op(mpfr_add, a, b); }
+  friend R operator-(const R& a, const R& b) { return op(mpfr_sub, a, b); }
+  friend R operator*(const R& a, const R& b) { return op(mpfr_mul, a, b); }
+  friend R operator/(const R& a, const R& b) { return op(mpfr_div, a, b); }
+  friend R sqrt(const R& a) { R r; mpfr_sqrt(r.x_, a.x_, MPFR_RNDN); return r; }
+  friend R abs(const R& a) { R r; mpfr_abs(r.x_, a.x_, MPFR_RNDN); return r; }
+  friend R min(const R& a, const R& b) { return mpfr_lessequal_p(a.x_, b.x_) ? a : b; }
+
+ private:
+  mpfr_t x_;
+};
+
+struct QV {
+  Q x, y, z;
+};
+QV qv(const Vec3& v) { return {Q(v.x()), Q(v.y()), Q(v.z())}; }  // exact: doubles are rationals
+QV operator-(const QV& a, const QV& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+QV operator+(const QV& a, const QV& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+QV operator*(const Q& s, const QV& a) { return {s * a.x, s * a.y, s * a.z}; }
+QV operator-(const QV& a) { return {-a.x, -a.y, -a.z}; }
+Q dot(const QV& a, const QV& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+QV cross(const QV& a, const QV& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+bool is_zero(const QV& a) { return sgn(a.x) == 0 && sgn(a.y) == 0 && sgn(a.z) == 0; }
+
+R to_r(const Q& q) { return R(q); }
+double round_q(const Q& q) {  // correctly rounded to the nearest double
+  mpfr_t t;
+  mpfr_init2(t, 53);
+  mpfr_set_q(t, q.get_mpq_t(), MPFR_RNDN);
+  const double d = mpfr_get_d(t, MPFR_RNDN);
+  mpfr_clear(t);
+  return d;
+}
+Vec3 round_qv(const QV& a) { return {round_q(a.x), round_q(a.y), round_q(a.z)}; }
+
+// Unit vector of an exact direction: the square root is unavoidable, so 256-bit MPFR.
+struct RV {
+  R x, y, z;
+};
+RV unit(const QV& a) {
+  const R n = sqrt(to_r(dot(a, a)));
+  return {to_r(a.x) / n, to_r(a.y) / n, to_r(a.z) / n};
+}
+Vec3 to_vec(const RV& a) { return {a.x.toDouble(), a.y.toDouble(), a.z.toDouble()}; }
+
+// sign(alpha * sqrt(A) - beta * sqrt(B)) for A, B >= 0, exactly: compare signs first, then
+// the squares alpha^2 A and beta^2 B (README "Woo": zone tests after squaring).
+int sign_diff_sqrt(const Q& alpha, const Q& A, const Q& beta, const Q& B) {
+  const int sa = sgn(A) == 0 ? 0 : sgn(alpha);
+  const int sb = sgn(B) == 0 ? 0 : sgn(beta);
+  if (sa >= 0 && sb <= 0) return (sa > 0 || sb < 0) ? 1 : 0;
+  if (sa <= 0 && sb >= 0) return (sa < 0 || sb > 0) ? -1 : 0;
+  const int c = cmp(alpha * alpha * A, beta * beta * B);
+  return sa > 0 ? c : -c;
+}
+
+// Result for "keep n": the normal towards the centre and the exact closest point.
+void keep(cases::EdgeSmoothingResult& r, const QV& d, const QV& P) {
+  r.normal = to_vec(unit(d));
+  r.point = round_qv(P);
+  r.adjusted = false;
+}
+
+// Vertex cone (README "Woo", vertex contacts). Generators G (exact facet normals, oriented);
+// d = centre - vertex. The nearest point of the cone to d is among the orthogonal
+// projections of d onto single generators and onto the planes of two generators with
+// positive coefficients; it is the candidate of largest |q|^2 (|d - q|^2 = |d|^2 - |q|^2).
+// d is inside the cone iff that candidate equals d, or d - q* is not in the polar cone
+// (some G.(d - q*) > 0; for d outside, d - P(d) is polar by Moreau's decomposition).
+struct ConeResult {
+  bool inside = false;
+  bool has_candidate = false;
+  QV best;
+  Q best_norm2 = 0;
+  int face_i = -1, face_j = -1;  // generators of the best face (-1: a single ray)
+};
+ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
+  ConeResult out;
+  const std::size_t n = G.size();
+  std::vector<Q> dg(n), gg(n * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    dg[i] = dot(d, G[i]);
+    for (std::size_t j = i; j < n; ++j) gg[i * n + j] = gg[j * n + i] = dot(G[i], G[j]);
+  }
+  auto offer = [&](const Q& norm2, const QV& q, int fi, int fj) {
+    if (!out.has_candidate || norm2 > out.best_norm2) {
+      out.has_candidate = true;
+      out.best_norm2 = norm2;
+      out.best = q;
+      out.face_i = fi;
+      out.face_j = fj;
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i)
+    if (sgn(dg[i]) > 0) {
+      const Q s = dg[i] / gg[i * n + i];
+      offer(s * dg[i], s * G[i], -1, -1);
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const Q det = gg[i * n + i] * gg[j * n + j] - gg[i * n + j] * gg[i * n + j];
+      if (sgn(det) == 0) continue;  // parallel generators
+      const Q a = (dg[i] * gg[j * n + j] - dg[j] * gg[i * n + j]) / det;
+      const Q b = (dg[j] * gg[i * n + i] - dg[i] * gg[i * n + j]) / det;
+      if (sgn(a) <= 0 || sgn(b) <= 0) continue;
+      offer(a * dg[i] + b * dg[j], a * G[i] + b * G[j], static_cast<int>(i), static_cast<int>(j));
+    }
+  if (!out.has_candidate) return out;  // d in the polar cone: outside
+  if (out.best_norm2 == dot(d, d)) {
+    out.inside = true;
+    return out;
+  }
+  const QV r = d - out.best;
+  for (const auto& g : G)
+    if (sgn(dot(g, r)) > 0) {
+      out.inside = true;
+      break;
+    }
+  return out;
+}
+
+// Angular distance of unit direction u to the boundary of the cone (for inside directions):
+// the smallest |u.w| over the planes of two generators that support the cone. Evaluated in
+// double from the exact generators; its own error (~1e-15) is far below any fast bound.
+double inside_cone_margin(const std::vector<QV>& G, const Vec3& u) {
+  std::vector<Vec3> g;
+  for (const auto& x : G) g.push_back(round_qv(x).normalized());
+  double m = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < g.size(); ++i)
+    for (std::size_t j = i + 1; j < g.size(); ++j) {
+      const Vec3 w = g[i].cross(g[j]);
+      if (w.norm() < 1e-12) continue;
+      const Vec3 wn = w.normalized();
+      bool pos = true, neg = true;
+      for (const auto& x : g) {
+        pos = pos && x.dot(wn) >= -1e-12;
+        neg = neg && x.dot(wn) <= 1e-12;
+      }
+      if (pos || neg) m = std::min(m, std::abs(u.dot(wn)));
+    }
+  return std::isfinite(m) ? m : 0.0;  // a ray-like cone: any perturbation leaves it
+}
+
+}  // namespace
+
+cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
+  const cases::Mesh& m = *q.mesh;
+  const int f = q.facet;
+  cases::EdgeSmoothingResult r;
+  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
+  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
+  r.region = cf.region;
+  r.region_margin = cf.margin;
+
+  const QV A = qv(a), B = qv(b), C = qv(c), X = qv(q.centre);
+  const QV corner[3] = {A, B, C};
+  const QV N1 = cross(B - A, C - A);
+  const Q M1 = dot(N1, N1);
+  const Q h1 = dot(X - A, N1);
+  r.side = sgn(h1);
+  r.side_margin = (abs(to_r(h1)) / sqrt(to_r(M1))).toDouble();
+
+  // Exact closest point for the exact region.
+  QV P;
+  const int ri = static_cast<int>(cf.region);
+  if (cf.region == Region::face) {
+    P = X - (h1 / M1) * N1;
+  } else if (ri <= 3) {
+    const int k = ri - 1;
+    const QV& U = corner[k];
+    const QV E = corner[(k + 1) % 3] - U;
+    P = U + (dot(X - U, E) / dot(E, E)) * E;
+  } else {
+    P = corner[ri - 4];
+  }
+  const QV D = X - P;
+  const Q D2 = dot(D, D);
+  r.overlap = (to_r(Q(q.radius)) - sqrt(to_r(D2))).toDouble();
+  r.zone = Zone::none;
+  r.zone_margin = r.cone_margin = std::numeric_limits<double>::infinity();
+  if (sgn(D2) == 0) {  // centre on the facet: n undefined, report n1
+    r.normal = to_vec(unit(N1));
+    r.point = q.centre;
+    return r;
+  }
+  if (cf.region == Region::face) {
+    keep(r, D, P);
+    return r;
+  }
+
+  if (ri <= 3) {  // edge k
+    const int k = ri - 1;
+    if (!m.edge_internal(f, k)) {
+      keep(r, D, P);
+      return r;
+    }
+    const int g = m.neighbour(f, k);
+    const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
+    QV N2 = cross(G1 - G0, G2 - G0);  // exact (Mesh::normal is double)
+    if (m.neighbour_flipped(f, k)) N2 = -N2;  // README "Woo": n2 agrees with n1 across the edge
+    const Q M2 = dot(N2, N2);
+    const Q Qd = dot(N1, N2);
+    const Q W = dot(cross(N1, N2), cross(N1, N2));
+    const Q x = dot(D, N1);
+    // n.n1 = x / (|D||N1|), n_lim = Qd / (|N1||N2|), o_lim = sqrt(W) / (|N1||N2|).
+    // blue: n_lim <= n.n1  <=>  x sqrt(M2) - Qd sqrt(D2) >= 0
+    // red:  n.n1 > -o_lim  <=>  x sqrt(M2) + sqrt(W D2) > 0
+    const bool blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
+    const bool red = !blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
+    const R sM1 = sqrt(to_r(M1)), sM2 = sqrt(to_r(M2));
+    const R xn = to_r(x) / (sqrt(to_r(D2)) * sM1);
+    const R nl = to_r(Qd) / (sM1 * sM2);
+    const R ol = sqrt(to_r(W)) / (sM1 * sM2);
+    const R to_blue = abs(xn - nl), to_red_green = abs(xn + ol);
+    const QV U = corner[k];
+    if (blue) {
+      r.zone = Zone::blue;
+      r.zone_margin = to_blue.toDouble();
+      keep(r, D, P);
+    } else if (red) {
+      r.zone = Zone::red;
+      r.zone_margin = min(to_blue, to_red_green).toDouble();
+      r.adjusted = true;
+      r.normal = to_vec(unit(N2));
+      r.point = round_qv(X - (dot(X - U, N2) / M2) * N2);  // exact rational, rounded once
+    } else {
+      r.zone = Zone::green;
+      r.zone_margin = min(to_blue, to_red_green).toDouble();
+      r.adjusted = true;
+      r.normal = to_vec(unit(-N1));  // the document's n' = -n1, a unit vector (README)
+      r.point = round_qv(X - (dot(X - U, N1) / M1) * N1);
+    }
+    return r;
+  }
+
+  // Vertex k.
+  const int k = ri - 4;
+  if (!m.vertex_internal(f, k)) {
+    keep(r, D, P);
+    return r;
+  }
+  r.zone = Zone::vertex_cone;
+  const int v = m.facets()[f][k];
+  std::vector<QV> G;
+  const int flip = r.side < 0 ? -1 : 1;  // cone negated when the centre is behind facet 1
+  for (const auto& [g, sg] : cases::oriented_fan(m, f, v)) {
+    const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
+    G.push_back(Q(sg * flip) * cross(G1 - G0, G2 - G0));
+  }
+  const auto cone = cone_test(G, D);
+  const QV V = corner[k];
+  if (cone.inside) {
+    keep(r, D, P);
+    r.cone_margin = inside_cone_margin(G, to_vec(unit(D)));
+    r.polar_margin = 1;  // |P(d)| / |d|
+    return r;
+  }
+  r.adjusted = true;
+  const Q d2 = dot(D, D);
+  RV n;
+  if (cone.has_candidate) {  // the nearest unit direction of the cone: P(d) / |P(d)|
+    n = unit(cone.best);
+    const R ratio = sqrt(to_r(cone.best_norm2 / d2));  // |P(d)| / |d|
+    r.cone_margin = sqrt(to_r(1 - cone.best_norm2 / d2)).toDouble();  // sin(angle to cone)
+    r.polar_margin = ratio.toDouble();  // distance of d/|d| to the polar cone
+    r.condition = (R(Q(1)) / ratio).toDouble();
+    if (cone.face_i >= 0) {  // a face's plane is as well defined as its generators' angle
+      const QV w = cross(G[cone.face_i], G[cone.face_j]);
+      const R sin_ij = sqrt(to_r(dot(w, w) / (dot(G[cone.face_i], G[cone.face_i]) *
+                                               dot(G[cone.face_j], G[cone.face_j]))));
+      r.condition /= sin_ij.toDouble();
+    }
+  } else {
+    // d in the polar cone: every generator is at >= 90 degrees; the nearest direction of the
+    // cone is then a generator (a linear function on a spherical polygon with no positive
+    // value peaks at a vertex): the largest d.G_i / |G_i|, compared exactly after squaring,
+    // first in fan order on ties.
+    r.polar = true;
+    std::size_t best = 0;
+    std::vector<Q> x(G.size()), M(G.size());
+    for (std::size_t i = 0; i < G.size(); ++i) x[i] = dot(D, G[i]), M[i] = dot(G[i], G[i]);
+    for (std::size_t i = 1; i < G.size(); ++i)
+      if (sign_diff_sqrt(x[i], M[best], x[best], M[i]) > 0) best = i;
+    n = unit(G[best]);
+    const R sd = sqrt(to_r(d2));
+    R gap(Q(2));
+    for (std::size_t i = 0; i < G.size(); ++i) {
+      if (is_zero(cross(G[i], G[best]))) continue;  // same direction: no effect on n'
+      gap = min(gap, to_r(x[best]) / (sd * sqrt(to_r(M[best]))) - to_r(x[i]) / (sd * sqrt(to_r(M[i]))));
+    }
+    r.cone_margin = 1;  // d/|d| is at distance 1 from the cone
+    // -max d.g / (|d||g|): distance of d/|d| to the polar cone's boundary.
+    r.polar_margin = (abs(to_r(x[best])) / (sd * sqrt(to_r(M[best])))).toDouble();
+    r.condition = gap.toDouble() > 0 ? std::max(1.0, 1.0 / gap.toDouble())
+                                     : std::numeric_limits<double>::infinity();
+  }
+  r.normal = to_vec(n);
+  // Contact point: centre projected onto the plane through the vertex with normal n'.
+  const R s = (to_r(X.x - V.x) * n.x + to_r(X.y - V.y) * n.y + to_r(X.z - V.z) * n.z);
+  r.point = Vec3((to_r(X.x) - s * n.x).toDouble(), (to_r(X.y) - s * n.y).toDouble(),
+                 (to_r(X.z) - s * n.z).toDouble());
+  return r;
+}
+
+}  // namespace contactbench::reference
