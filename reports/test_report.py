@@ -15,12 +15,6 @@ import unittest
 HERE = pathlib.Path(__file__).resolve().parent
 REPORT = HERE / "report.py"
 FIXTURES = HERE / "fixtures"
-# reports/sections/square_drop.py on fixtures/run/square_drop.json (n_seg = 2, 50 steps,
-# both runs; not yet at rest); no square_drop entries in fixtures/bench.json, so the cost
-# figure falls back to the scenario's own timings.
-SQUARE_DROP_FIGURES = ["square_drop_key_frames.png", "square_drop_min_height.png",
-                       "square_drop_energies.png", "square_drop_newton.png",
-                       "square_drop_agreement.png", "square_drop_cost.png"]
 
 
 def run_report(results, out, *extra):
@@ -110,8 +104,7 @@ class FullReport(unittest.TestCase):
     def test_figures_exist_and_nonempty(self):
         srcs = re.findall(r'<img src="([^"]+)"', self.page)
         self.assertEqual(sorted(srcs), sorted(["errors_closest_feature.png", "errors_ccd_ground.png",
-                                               "speed.png", "closest_feature_regions.png"]
-                                              + SQUARE_DROP_FIGURES))
+                                               "speed.png", "closest_feature_regions.png"]))
         for src in srcs:
             png = self.out / src
             self.assertTrue(png.is_file(), src)
@@ -120,7 +113,7 @@ class FullReport(unittest.TestCase):
 
     def test_every_figure_has_a_caption(self):
         figures = re.findall(r"<figure>.*?</figure>", self.page)
-        self.assertEqual(len(figures), 4 + len(SQUARE_DROP_FIGURES))
+        self.assertEqual(len(figures), 4)
         for f in figures:
             self.assertRegex(f, r"<figcaption>[^<]{20,}</figcaption>")
 
@@ -132,17 +125,6 @@ class FullReport(unittest.TestCase):
         self.assertIn("<td>degenerate</td><td>4980</td><td>4945</td><td>35</td>", self.page)
         self.assertIn("margin 0.42 &gt; bound 8.9e-16", self.page)  # a wrong example's detail
         self.assertIn("fast step 0.979 &lt; exact safe step 1", self.page)  # a false positive
-
-    def test_square_drop_section(self):
-        fixture = json.loads((FIXTURES / "run" / "square_drop.json").read_text())
-        kf = fixture["runs"]["fast"]["key_frames"]
-        self.assertIn('id="section-square_drop"', self.page)
-        # key-frame table: state indices from the run, the missing one said so
-        self.assertIn(f"<td>first within d̂ of the ground</td><td>{kf['first_within_dhat']}</td>", self.page)
-        self.assertIn("<td>at rest</td><td>not reached</td>", self.page)
-        self.assertIn("not reached in this run: at rest", self.page)
-        self.assertIn("the two runs take the same number in every step", self.page)
-        self.assertIn("the scenario&#x27;s own step timings", self.page)
 
     def test_closest_feature_section(self):
         fixture = json.loads((FIXTURES / "run" / "closest_feature_regions.json").read_text())
@@ -238,17 +220,6 @@ class Failures(Tmp):
         self.assertEqual(p.returncode, 1, p.stderr)
         page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
         self.assertIn("closest_feature_regions.json: triangle: expected three [x, y] points", page)
-
-    def test_malformed_square_drop_fails_its_section(self):
-        results = self.results_copy()
-        path = results / "run" / "square_drop.json"
-        doc = json.loads(path.read_text())
-        doc["runs"]["reference"]["min_height"] = doc["runs"]["reference"]["min_height"][:-1]
-        path.write_text(json.dumps(doc))
-        p = run_report(results, self.tmp / "out")
-        self.assertEqual(p.returncode, 1, p.stderr)
-        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
-        self.assertIn("square_drop.json: runs.reference.min_height: expected 51 numbers", page)
 
     def test_off_boundary_disagreement_is_not_called_boundary(self):
         results = self.results_copy()
