@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace contactbench;
@@ -104,6 +105,16 @@ BOOST_AUTO_TEST_CASE(step_keeps_nodes_above_ground) {
     BOOST_TEST_REQUIRE(r.alpha <= 1.0);
     for (std::size_t k = 0; k < q.y.size(); ++k)
       BOOST_TEST_REQUIRE(q.y[k] + r.alpha * q.py[k] > q.y_ground);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(run_twice_deterministic) {
+  for (std::uint64_t i = 0; i < 2000; ++i) {
+    auto rng = cases::query_rng(9, "ground_ccd", "degenerate", i);
+    const auto q = cases::degenerate_ground_ccd(rng);
+    const auto a = contactbench::fast::ground_ccd(q), b = contactbench::fast::ground_ccd(q);
+    BOOST_TEST_REQUIRE(a.binding == b.binding);
+    BOOST_TEST_REQUIRE(std::memcmp(&a.alpha, &b.alpha, sizeof a.alpha) == 0);
   }
 }
 

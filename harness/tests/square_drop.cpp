@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -154,6 +155,15 @@ BOOST_AUTO_TEST_CASE(fast_and_reference_agree) {
   for (std::size_t k = static_cast<std::size_t>(kf.at_rest) + 1; k < r.fast.iterations.size(); ++k)
     BOOST_TEST_REQUIRE(r.fast.iterations[k] == 0);
   BOOST_TEST(r.fast.iterations[static_cast<std::size_t>(kf.at_rest)] > 0);
+}
+
+// Run twice, same bits: no uninitialised state, no dependence on allocation addresses.
+BOOST_AUTO_TEST_CASE(run_twice_deterministic) {
+  Params p;
+  p.steps = 80;  // through the impact at step 32
+  const auto a = simulate_fast(p), b = simulate_fast(p);
+  BOOST_TEST(a.iterations == b.iterations, boost::test_tools::per_element());
+  BOOST_TEST(std::memcmp(a.x.data(), b.x.data(), a.x.size() * sizeof(double)) == 0);
 }
 
 // `contactbench run square_drop`: output files and their format; bad parameters.
