@@ -32,6 +32,21 @@ def load_json(path):
         raise InputError(f"{path}: line {e.lineno} column {e.colno}: {e.msg}") from None
 
 
+def load_run(path, key, expected):
+    """Load a scenario's JSON file and check its identifying field (`scenario` or `schema`).
+
+    Returns (doc, bad) where bad(where, msg) raises the InputError naming file and field.
+    """
+    doc = load_json(path)
+
+    def bad(where, msg):
+        raise InputError(f"{path}: {where}: {msg}")
+
+    if not isinstance(doc, dict) or doc.get(key) != expected:
+        bad(key, f"expected {expected!r}")
+    return doc, bad
+
+
 class Html(str):
     """A string that is already HTML (not escaped again by table())."""
 

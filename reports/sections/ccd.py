@@ -11,20 +11,14 @@ import math
 import statistics
 
 import common
-from common import InputError, fmt_ns, is_number
+from common import fmt_ns, is_number
 
 SCENARIO = "ccd_public"
 VARIANTS = ("reference", "fast")
 
 
 def load(path):
-    doc = common.load_json(path)
-
-    def bad(where, msg):
-        raise InputError(f"{path}: {where}: {msg}")
-
-    if not isinstance(doc, dict) or doc.get("scenario") != SCENARIO:
-        bad("scenario", f"expected {SCENARIO!r}")
+    doc, bad = common.load_run(path, "scenario", SCENARIO)
     queries = doc.get("queries")
     if not isinstance(queries, list):
         bad("queries", "expected a list")

@@ -9,7 +9,7 @@ queries ([{"p": [x, y, z], "reference", "fast", "margin", "bound"}]).
 import math
 
 import common
-from common import InputError, is_number
+from common import is_number
 
 SCENARIO = "closest_feature_regions"
 COLOURS = {"face": "#dddddd", "edge0": "#a6cee3", "edge1": "#b2df8a", "edge2": "#fdbf6f",
@@ -17,13 +17,7 @@ COLOURS = {"face": "#dddddd", "edge0": "#a6cee3", "edge1": "#b2df8a", "edge2": "
 
 
 def load(path):
-    doc = common.load_json(path)
-
-    def bad(where, msg):
-        raise InputError(f"{path}: {where}: {msg}")
-
-    if not isinstance(doc, dict) or doc.get("scenario") != SCENARIO:
-        bad("scenario", f"expected {SCENARIO!r}")
+    doc, bad = common.load_run(path, "scenario", SCENARIO)
     tri = doc.get("triangle")
     if not (isinstance(tri, list) and len(tri) == 3 and all(
             isinstance(v, list) and len(v) >= 2 and all(is_number(c) for c in v[:2]) for v in tri)):

@@ -11,7 +11,7 @@ edges, (c) the zone map, (d) trough angle against time and period error against 
 import math
 
 import common
-from common import InputError, is_number
+from common import is_number
 
 SCENARIO = "rolling_sphere"
 ZONE_COLOURS = {"none": "#999999", "blue": "#1f77b4", "red": "#d62728", "green": "#2ca02c",
@@ -20,13 +20,7 @@ MODE_COLOURS = {"raw": "#d62728", "smoothed": "#1f77b4", "ideal": "#000000"}
 
 
 def load(path):
-    doc = common.load_json(path)
-
-    def bad(where, msg):
-        raise InputError(f"{path}: {where}: {msg}")
-
-    if not isinstance(doc, dict) or doc.get("scenario") != SCENARIO:
-        bad("scenario", f"expected {SCENARIO!r}")
+    doc, bad = common.load_run(path, "scenario", SCENARIO)
     for key in ("woo_picture", "zone_map", "params"):
         if not isinstance(doc.get(key), dict):
             bad(key, "expected an object")

@@ -14,7 +14,7 @@ import math
 import re
 
 import common
-from common import InputError, is_number
+from common import is_number
 
 SCENARIO = "square_drop"
 SCHEMA = "contactbench.square_drop/1"
@@ -29,13 +29,7 @@ COLOURS = {"fast": "#1f77b4", "reference": "#d62728"}
 
 
 def load(path):
-    doc = common.load_json(path)
-
-    def bad(where, msg):
-        raise InputError(f"{path}: {where}: {msg}")
-
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
-        bad("schema", f"expected {SCHEMA!r}")
+    doc, bad = common.load_run(path, "schema", SCHEMA)
     for key in ("params", "constants", "mesh", "runs"):
         if not isinstance(doc.get(key), dict):
             bad(key, "expected an object")
