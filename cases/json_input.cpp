@@ -64,6 +64,20 @@ Vec3 read_vec3(const nlohmann::json& obj, const std::string& key, const Where& w
   return out;
 }
 
+void reject_unknown_keys(const nlohmann::json& obj, std::initializer_list<const char*> allowed,
+                         const Where& where, const std::string& prefix) {
+  if (!obj.is_object()) where.fail(prefix, "expected a JSON object");
+  for (const auto& [key, value] : obj.items()) {
+    bool known = false;
+    for (const char* a : allowed) known = known || key == a;
+    if (!known) {
+      std::string list;
+      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      where.fail(prefix + key, fmt::format("unknown key (expected one of: {})", list));
+    }
+  }
+}
+
 nlohmann::json read_json_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) Where{path, ""}.fail("", "cannot open file");
@@ -77,6 +91,8 @@ nlohmann::json read_json_file(const std::string& path) {
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n');
     Where{path, fmt::format("line {}", line)}.fail(
         "", upto >= text.size() ? "truncated JSON (unexpected end of file)" : "malformed JSON");
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
+    Where{path, ""}.fail("", fmt::format("unreadable JSON: {}", e.what()));
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <string>
 
 namespace contactbench::cases {
@@ -20,6 +21,11 @@ double read_nonnegative(const nlohmann::json& obj, const std::string& key, const
                         const std::string& prefix = "");
 const nlohmann::json& require(const nlohmann::json& obj, const std::string& key,
                               const Where& where, const std::string& prefix = "");
+
+// Misspelled keys must not silently fall back to defaults: any key of obj outside `allowed`
+// fails with the unknown key's name.
+void reject_unknown_keys(const nlohmann::json& obj, std::initializer_list<const char*> allowed,
+                         const Where& where, const std::string& prefix = "");
 
 // Parse a whole JSON document from a file; a parse error names the line.
 nlohmann::json read_json_file(const std::string& path);

@@ -15,10 +15,9 @@
 //     static Query query_from_json(const nlohmann::json&, const cases::Where&);
 //     static nlohmann::json result_to_json(const Result&);
 //     // optional: static std::vector<Peer<Query>> peers();  packaged peers for `bench`
-//     // optional: static std::vector<std::string> datasets(const CheckOptions&) is not used;
-//     //           file-based sets are returned by canonical() with their own source name.
 //   };
 //
+// File-based sets (public data) are returned by canonical() with their own source name,
 // and one line in the registry table (harness/registry.cpp).
 #pragma once
 #include "cases/common.hpp"
@@ -249,6 +248,8 @@ nlohmann::json eval(const std::string& path, const CheckOptions&) {
       j = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
       where.fail("", fmt::format("not valid JSON (truncated or malformed): byte {}", e.byte));
+    } catch (const nlohmann::json::exception& e) {  // e.g. 1e400: too large for a double
+      where.fail("", fmt::format("unreadable JSON: {}", e.what()));
     }
     const auto q = P::query_from_json(j, where);
     const auto r = P::reference(q);
