@@ -30,13 +30,27 @@ struct BarrierResult {
   double hessian = 0;    // d²b/dd² > 0 when active, zero when inactive
 };
 
-// Throws InputError (naming the field) unless d > 0, d̂, κ, A finite and > 0.
+// The domain in which the fast kernel's stated error bound holds (10 ULP, derivation in
+// harness/pairs/barrier.cpp): d̂, κ and A each in [1e-50, 1e50], and, when active (d < d̂),
+// s = d/d̂ >= 1e-12 (the double quotient). Inside it every intermediate of the fast formula
+// is a normal, finite double: e.g. the Hessian's A·d̂·κ / (2·d·d·d̂) lies within
+// [5e-201, 5e223] and every other product or quotient within [1e-267, 1e275]. Outside it the
+// double formula overflows or underflows (κ = 1e306 at the book's d, d̂: the Hessian is
+// +inf; d = 1e-320: 2·d·d·d̂ is 0). d >= d̂ (inactive, nothing is computed) may be any
+// positive value, +inf included.
+inline constexpr double barrier_min_ratio = 1e-12;
+inline constexpr double barrier_param_min = 1e-50;
+inline constexpr double barrier_param_max = 1e50;
+
+// Throws InputError naming the first offending field unless d > 0, d̂, κ, A finite and > 0,
+// and the query lies in the domain above (d̂, κ, A in range: that field; s < 1e-12: "d").
 void validate(const BarrierQuery& q, const Where& where);
 
-// Generators. random: s = d/d̂ log-uniform over [1e-12, 2] (about 1 in 40 inactive), d̂ at
-// the three generator scales, κ and A log-uniform. degenerate: d on the boundary d = d̂,
-// one ulp either side of it, s = 1 - 2^-k (cancellation in s - 1 and ln s), s = 2^-k,
-// the book's constants, d̂ from the dyadic grid.
+// Generators (every query inside the domain above). random: s = d/d̂ log-uniform over
+// [1e-12, 2] (about 1 in 40 inactive), d̂ at the three generator scales, κ and A
+// log-uniform. degenerate: d on the boundary d = d̂, one ulp either side of it,
+// s = 1 - 2^-k (cancellation in s - 1 and ln s), s = 2^-k (k <= 39), the book's constants,
+// d̂ from the dyadic grid.
 BarrierQuery random_barrier(Rng& rng);
 BarrierQuery degenerate_barrier(Rng& rng);
 

@@ -36,6 +36,10 @@ double pick_scale(Rng& rng) {
   return scales[uniform_int(rng, 0, 2)];
 }
 
+double log_uniform(Rng& rng, double lo, double hi) {
+  return std::exp(uniform(rng, std::log(lo), std::log(hi)));
+}
+
 void Where::fail(const std::string& field, const std::string& what) const {
   std::string msg = file.empty() ? std::string("<input>") : file;
   if (!record.empty()) msg += ": " + record;

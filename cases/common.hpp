@@ -30,6 +30,10 @@ long uniform_int(Rng& rng, long lo, long hi);
 double dyadic(Rng& rng, int bits, long range, double scale);
 // One of the generator scales 1e-3, 1, 1e3, rounded to a power of two so scaling is exact.
 double pick_scale(Rng& rng);
+// Log-uniform double over [lo, hi] (0 < lo < hi): exp of a uniform value in [ln lo, ln hi),
+// so every decade is equally likely. The rounding of exp may land an ulp outside [lo, hi];
+// callers with a hard domain limit clamp.
+double log_uniform(Rng& rng, double lo, double hi);
 
 // Bad input: the message already names file, record/line and field.
 class InputError : public std::runtime_error {

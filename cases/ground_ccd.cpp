@@ -6,24 +6,30 @@
 namespace contactbench::cases {
 
 void validate(const GroundCcdQuery& q, const Where& where) {
-  if (!std::isfinite(q.y_ground)) where.fail("y_ground", "must be finite");
+  auto bounded = [&](double v, const std::string& field) {
+    if (!std::isfinite(v)) where.fail(field, "must be finite");
+    if (std::abs(v) > ground_ccd_max_abs)
+      where.fail(field, "magnitude above 1e300, outside the ground CCD's domain");
+  };
+  bounded(q.y_ground, "y_ground");
   if (q.y.empty()) where.fail("y", "needs at least one node");
   if (q.py.size() != q.y.size())
     where.fail("py", "has " + std::to_string(q.py.size()) + " entries, y has " +
                          std::to_string(q.y.size()));
   for (std::size_t i = 0; i < q.y.size(); ++i) {
     const std::string yi = "y[" + std::to_string(i) + "]";
-    if (!std::isfinite(q.y[i])) where.fail(yi, "must be finite");
+    const std::string pi = "py[" + std::to_string(i) + "]";
+    bounded(q.y[i], yi);
     if (!(q.y[i] > q.y_ground)) where.fail(yi, "node is on or below the ground (precondition y > y_ground)");
-    if (!std::isfinite(q.py[i])) where.fail("py[" + std::to_string(i) + "]", "must be finite");
+    bounded(q.py[i], pi);
+    const double gap = q.y[i] - q.y_ground;
+    if (gap < ground_ccd_min_gap)
+      where.fail(yi, "less than 1e-300 above the ground, outside the ground CCD's domain");
+    if (q.py[i] < 0 && gap / -q.py[i] < ground_ccd_min_gap)
+      where.fail(pi, "height / -py below 1e-300 (the step bound would underflow), outside the "
+                     "ground CCD's domain");
   }
 }
-
-namespace {
-double log_uniform(Rng& rng, double lo, double hi) {
-  return std::exp(uniform(rng, std::log(lo), std::log(hi)));
-}
-}  // namespace
 
 GroundCcdQuery random_ground_ccd(Rng& rng) {
   GroundCcdQuery q;

@@ -51,6 +51,18 @@ double read_nonnegative(const nlohmann::json& obj, const std::string& key, const
   return d;
 }
 
+std::vector<double> read_double_array(const nlohmann::json& obj, const std::string& key,
+                                      const Where& where, const std::string& prefix) {
+  const auto& v = require(obj, key, where, prefix);
+  if (!v.is_array())
+    where.fail(prefix + key, fmt::format("expected an array of numbers, got {}", v.type_name()));
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(parse_number(v[i], fmt::format("{}{}[{}]", prefix, key, i), where));
+  return out;
+}
+
 Vec3 read_vec3(const nlohmann::json& obj, const std::string& key, const Where& where,
                const std::string& prefix) {
   const auto& v = require(obj, key, where, prefix);

@@ -7,6 +7,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace contactbench::cases {
 
@@ -14,6 +15,10 @@ namespace contactbench::cases {
 // exact hex input). NaN, Inf, other types and missing keys are errors.
 double read_double(const nlohmann::json& obj, const std::string& key, const Where& where,
                    const std::string& prefix = "");
+// A JSON array of such doubles (any length, possibly empty); element i of a bad array is
+// named key[i] ("py[3]"). Not an array, or a missing key, is an error naming key.
+std::vector<double> read_double_array(const nlohmann::json& obj, const std::string& key,
+                                      const Where& where, const std::string& prefix = "");
 Vec3 read_vec3(const nlohmann::json& obj, const std::string& key, const Where& where,
                const std::string& prefix = "");
 // A non-negative finite double (radii, lengths).

@@ -7,9 +7,10 @@
 // log2(1/(1-s)) bits of both (at d = d̂(1 - 1e-8), about 27). Here s - 1 = (d - d̂)/d̂,
 // where d - d̂ is exact (Sterbenz) for d >= d̂/2, and ln s = log1p(s - 1) for s >= 1/2,
 // log(s) below. With that every field is within 10 ULP of the correctly rounded value
-// (derivation in harness/pairs/barrier.cpp), for d/d̂ in [1e-12, 1) and no intermediate
-// overflow or underflow (d >= 1e-150). Otherwise the operations and their order are the
-// book's.
+// (derivation in harness/pairs/barrier.cpp), in the domain of cases/barrier.hpp
+// (d/d̂ >= 1e-12; d̂, κ, A in [1e-50, 1e50]), where no intermediate overflows or
+// underflows; the loader rejects queries outside it. Otherwise the operations and their
+// order are the book's.
 //
 // Precondition d > 0: the caller (the CCD-bounded line search) never lets a node reach
 // the ground. A violation (d <= 0 or NaN) throws std::domain_error rather than returning

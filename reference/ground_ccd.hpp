@@ -4,7 +4,8 @@
 // at the exact double inputs (GMP rationals), rounded once to the nearest double. The
 // book's 0.9 is taken as the decimal 9/10 it stands for; the double 0.9 is one of the
 // fast variant's roundings. `binding` follows the book's loop (first node attaining the
-// minimum, -1 when the cap 1 is not beaten) and `margin` is its exact relative gap.
+// minimum, -1 when the cap 1 is not beaten) and `margin` is its exact relative gap to the
+// runner-up.
 //
 // Same precondition and error reporting as fast::ground_ccd (y_i > y_ground, else
 // std::domain_error).
@@ -14,5 +15,12 @@
 namespace contactbench::reference {
 
 cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q);
+
+// The margin of a `binding` mismatch: the exact relative gap |c_j - c_i| / min(c_i, c_j)
+// between the candidates of i and j, where node k's candidate is 9/10 (y_ground - y_k)/p_k
+// when p_k < 0 and k = -1 stands for the cap 1. A node with p_k >= 0, or an index outside
+// [-1, n), is no candidate at all: +inf. Rounded upward, so it never understates the gap;
+// 0 exactly when the two candidates are equal (i == j included).
+double ground_ccd_candidate_gap(const cases::GroundCcdQuery& q, int i, int j);
 
 }  // namespace contactbench::reference

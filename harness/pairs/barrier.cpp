@@ -53,6 +53,7 @@ nlohmann::json BarrierPair::query_to_json(const Query& q) {
 }
 
 BarrierPair::Query BarrierPair::query_from_json(const nlohmann::json& j, const cases::Where& w) {
+  cases::reject_unknown_keys(j, {"d", "dhat", "kappa", "area"}, w);
   Query q;
   q.d = cases::read_double(j, "d", w);
   if (j.contains("dhat")) q.dhat = cases::read_double(j, "dhat", w);

@@ -23,7 +23,9 @@ struct BarrierPair {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast);
   static nlohmann::json query_to_json(const Query& q);
   // JSON Lines record {"d": 0.005, "dhat": 0.01, "kappa": 1e5, "area": 0.25}; dhat, kappa
-  // and area default to the book's values. d <= 0 is rejected with InputError naming "d".
+  // and area default to the book's values; any other key is rejected (a misspelling must
+  // not run with a default). d <= 0 and queries outside the domain of the stated bound
+  // (cases/barrier.hpp) are rejected with one InputError naming the field.
   static Query query_from_json(const nlohmann::json& j, const cases::Where& w);
   static nlohmann::json result_to_json(const Result& r);
 };

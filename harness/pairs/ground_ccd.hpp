@@ -12,7 +12,8 @@ struct GroundCcdPair {
   using Result = cases::GroundCcdResult;
   static constexpr std::string_view stem = "ground_ccd";
   // alpha within 4 ULP of the reference; `binding` excused when the exact relative gap
-  // to the runner-up candidate is within 8u = 8·2^-53 (derivation in ground_ccd.cpp).
+  // between the reference's binding candidate and the candidate of the node fast picked
+  // is within 8u = 8·2^-53 (derivation in ground_ccd.cpp).
   static constexpr double alpha_ulp_bound = 4;
   static constexpr double binding_margin_bound = 8 * 0x1p-53;
 
@@ -24,7 +25,9 @@ struct GroundCcdPair {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast);
   static nlohmann::json query_to_json(const Query& q);
   // JSON Lines record {"y_ground": -1, "y": [...], "py": [...]}; y_ground defaults to -1.
-  // Nodes on or below the ground are rejected with InputError naming y[i].
+  // Numbers as JSON numbers or strings strtod reads ("0x1.8p-3"); any other key is
+  // rejected. Nodes on or below the ground, and queries outside the domain
+  // (cases/ground_ccd.hpp), are rejected with one InputError naming the field (y[i], py[i]).
   static Query query_from_json(const nlohmann::json& j, const cases::Where& w);
   static nlohmann::json result_to_json(const Result& r);
 };

@@ -135,7 +135,12 @@ void write_csv(const std::string& dir, const std::vector<const Trajectory*>& run
 
 }  // namespace
 
-void run(const ScenarioOptions& o) {
+}  // namespace contactbench::harness::square_drop
+
+namespace contactbench::harness {
+
+int run_square_drop(const ScenarioOptions& o) {
+  using namespace square_drop;
   Params p;
   p.n_seg = int_param(o, "n_seg", 4, 1, 256);
   p.steps = int_param(o, "steps", 600, 0, 1000000);
@@ -204,6 +209,7 @@ void run(const ScenarioOptions& o) {
                 j["comparison"]["within_bound"].get<bool>() ? "agree" : "DISAGREE");
   std::printf("wrote %s/square_drop.json, square_drop.csv, square_drop_positions.csv\n",
               o.out_dir.c_str());
+  return j.contains("comparison") && !j["comparison"]["within_bound"].get<bool>() ? 1 : 0;
 }
 
-}  // namespace contactbench::harness::square_drop
+}  // namespace contactbench::harness

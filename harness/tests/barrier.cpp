@@ -127,6 +127,86 @@ BOOST_AUTO_TEST_CASE(nonpositive_distance_is_an_error) {
   BOOST_TEST(ok.area == 0.25);
 }
 
+// A misspelled key is an error naming it, not a silent fall-back to the default.
+BOOST_AUTO_TEST_CASE(unknown_keys_rejected) {
+  const cases::Where w{"queries.jsonl", "line 1"};
+  for (const char* text : {R"({"d": 0.005, "d_hat": 1.0, "Kappa": 5})", R"({"d": 0.005, "Area": 1})"}) {
+    try {
+      harness::BarrierPair::query_from_json(nlohmann::json::parse(text), w);
+      BOOST_ERROR("accepted " << text);
+    } catch (const cases::InputError& e) {
+      const std::string msg = e.what();
+      BOOST_TEST(msg.find("unknown key") != std::string::npos, msg);
+    }
+  }
+  const auto hex = harness::BarrierPair::query_from_json(
+      nlohmann::json::parse(R"({"d": "0x1p-8", "dhat": "0x1p-6", "kappa": 5, "area": 1})"), w);
+  BOOST_TEST(hex.d == 0x1p-8);
+  BOOST_TEST(hex.kappa == 5.0);
+}
+
+// The stated domain (cases/barrier.hpp) is enforced by the loader with one InputError
+// naming the field: outside it the double formula overflows or underflows.
+BOOST_AUTO_TEST_CASE(domain_enforced) {
+  const cases::Where w{"queries.jsonl", "line 2"};
+  const std::pair<const char*, const char*> bad[] = {
+      {R"({"d": 0.005, "kappa": 1e306})", "field kappa"},  // fast Hessian +inf
+      {R"({"d": 1e-320, "dhat": 1e-300})", "field dhat"},  // 2 d d dhat = 0
+      {R"({"d": 1e-20, "dhat": 0.01})", "field d"},        // s = 1e-18 < 1e-12
+      {R"({"d": 0.005, "area": 1e-60})", "field area"},
+      {R"({"d": 0.5, "dhat": 1e60})", "field dhat"},
+  };
+  for (const auto& [text, field] : bad) {
+    try {
+      harness::BarrierPair::query_from_json(nlohmann::json::parse(text), w);
+      BOOST_ERROR("accepted " << text);
+    } catch (const cases::InputError& e) {
+      const std::string msg = e.what();
+      BOOST_TEST(msg.find(field) != std::string::npos, msg);
+    }
+  }
+  // Inactive nodes far above are fine whatever d is; so is s exactly at the limit.
+  harness::BarrierPair::query_from_json(nlohmann::json::parse(R"({"d": 1e300})"), w);
+  harness::BarrierPair::query_from_json(nlohmann::json::parse(R"({"d": 1e-14})"), w);
+}
+
+// At the corners of the domain every field of the fast kernel is a finite normal double
+// within the stated bound: the domain is wide enough to be useful and narrow enough to hold.
+BOOST_AUTO_TEST_CASE(domain_corners_within_bound) {
+  const double lo = cases::barrier_param_min, hi = cases::barrier_param_max;
+  int n = 0;
+  for (double dhat : {lo, 1.0, hi})
+    for (double kappa : {lo, hi})
+      for (double area : {lo, hi})
+        for (double s : {cases::barrier_min_ratio, 0.5, 1 - 0x1p-52}) {
+          double d = s * dhat;
+          while (d / dhat < cases::barrier_min_ratio) d = std::nextafter(d, INFINITY);
+          if (!(d < dhat)) d = std::nextafter(dhat, 0.0);
+          const cases::BarrierQuery q{d, dhat, kappa, area};
+          cases::validate(q, {});
+          const auto r = contactbench::reference::barrier(q), f = contactbench::fast::barrier(q);
+          BOOST_TEST_CONTEXT("d " << d << " dhat " << dhat << " kappa " << kappa << " area " << area) {
+            for (double v : {f.value, f.gradient, f.hessian}) BOOST_TEST(std::isnormal(v));
+            BOOST_TEST(harness::ulp_error(f.value, r.value) <= harness::BarrierPair::ulp_bound);
+            BOOST_TEST(harness::ulp_error(f.gradient, r.gradient) <= harness::BarrierPair::ulp_bound);
+            BOOST_TEST(harness::ulp_error(f.hessian, r.hessian) <= harness::BarrierPair::ulp_bound);
+          }
+          ++n;
+        }
+  BOOST_TEST(n == 36);
+}
+
+// Canonical and generated queries all lie in the domain the bound is stated for.
+BOOST_AUTO_TEST_CASE(generators_in_domain) {
+  for (const auto& c : harness::BarrierPair::canonical({})) cases::validate(c.query, {"", c.name});
+  for (std::uint64_t i = 0; i < 20000; ++i) {
+    auto r1 = cases::query_rng(1, "barrier", "random", i);
+    auto r2 = cases::query_rng(1, "barrier", "degenerate", i);
+    cases::validate(cases::random_barrier(r1), {"", "random"});
+    cases::validate(cases::degenerate_barrier(r2), {"", "degenerate"});
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(fast)

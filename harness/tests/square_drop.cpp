@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(scenario_output) {
   harness::ScenarioOptions o;
   o.out_dir = dir.string();
   o.params = {{"steps", "40"}};
-  run(o);
+  BOOST_TEST(harness::run_square_drop(o) == 0);  // both runs, agreeing: exit status 0
   std::ifstream in(dir / "square_drop.json");
   const auto j = nlohmann::json::parse(in);
   BOOST_TEST(j.at("schema") == "contactbench.square_drop/1");
@@ -201,8 +201,27 @@ BOOST_AUTO_TEST_CASE(scenario_output) {
     harness::ScenarioOptions b;
     b.out_dir = dir.string();
     b.params = bad;
-    BOOST_CHECK_THROW(run(b), cases::InputError);
+    BOOST_CHECK_THROW(harness::run_square_drop(b), cases::InputError);
   }
+}
+
+// What makes run_square_drop return 1: the comparison of the two runs fails on a changed
+// iteration count or on a position beyond the bound.
+BOOST_AUTO_TEST_CASE(disagreement_is_detected) {
+  Params p;
+  p.steps = 40;
+  const auto f = simulate_fast(p);
+  BOOST_TEST(compare(f, f).within_bound);
+  auto moved = f;
+  moved.x[moved.x.size() - 1] += 10 * position_bound;
+  const auto c = compare(f, moved);
+  BOOST_TEST(!c.within_bound);
+  BOOST_TEST(c.max_position_difference_state == 40);
+  auto counted = f;
+  counted.iterations[33] += 1;
+  const auto d = compare(f, counted);
+  BOOST_TEST(!d.within_bound);
+  BOOST_TEST(d.iteration_mismatches == std::vector<int>{33}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,19 +2,22 @@
 """Cross-check of the square drop against an independent transcription of the book's
 program as ../shared/sources/README.md ("Square drop") specifies it, in numpy/scipy like
 the book (numpy eigh for make_PSD, scipy's general sparse LU spsolve for the solve, Python
-floats in the book's order of operations). Not part of ctest (a few seconds of Python).
+floats in the book's order of operations). Needs python3-numpy and python3-scipy.
 
     /usr/bin/python3 harness/tests/square_drop_book.py [n_seg] [steps] [results/run/square_drop.json]
 
 Simulates, then compares Newton iteration counts and positions with the fast run in the
 given scenario output (written by `contactbench run square_drop` with the same n_seg and
-steps); exit status 1 if any iteration count differs or a position differs by > 1e-9 m.
-Without a file it writes its own trajectory as JSON to stdout."""
+steps); exit status 1 if the file's n_seg or step count differ, any iteration count
+differs, or a position differs by more than BOUND = 1e-12 m (the bound the scenario states
+for fast vs reference; measured here: 2.2e-14 m over 600 steps). Without a file it writes
+its own trajectory as JSON to stdout. ctest `square_drop_book` runs it on 100 steps."""
 import json, math, sys
 import numpy as np
 import scipy.sparse as sparse
 from scipy.sparse.linalg import spsolve
 
+BOUND = 1e-12
 n_seg = int(sys.argv[1]) if len(sys.argv) > 1 else 4
 steps = int(sys.argv[2]) if len(sys.argv) > 2 else 600
 side, rho, k, h, yg, dhat, kappa, tol = 1.0, 1000.0, 2e4, 0.01, -1.0, 0.01, 1e5, 1e-2
@@ -118,7 +121,12 @@ for t in range(steps):
     out["iterations"].append(it)
     out["x"].append(x.reshape(-1).tolist())
 if len(sys.argv) > 3:
-    ours = json.load(open(sys.argv[3]))["runs"]["fast"]
+    doc = json.load(open(sys.argv[3]))
+    if doc["params"]["n_seg"] != n_seg:
+        sys.exit(f"{sys.argv[3]}: n_seg {doc['params']['n_seg']}, expected {n_seg}")
+    if "fast" not in doc["runs"]:
+        sys.exit(f"{sys.argv[3]}: no fast run")
+    ours = doc["runs"]["fast"]
     if len(ours["iterations"]) != len(out["iterations"]):
         sys.exit(f"{sys.argv[3]}: {len(ours['iterations']) - 1} steps, expected {steps}")
     differ = [k for k, (a, b) in enumerate(zip(out["iterations"], ours["iterations"])) if a != b]
@@ -126,6 +134,8 @@ if len(sys.argv) > 3:
     print(f"book transcription vs contactbench fast, n_seg={n_seg}, {steps} steps: "
           f"Newton iterations {sum(out['iterations'])} vs {sum(ours['iterations'])}, "
           f"steps differing {differ[:10]}{'...' if len(differ) > 10 else ''}, "
-          f"largest position difference {worst:.3g} m")
-    sys.exit(1 if differ or worst > 1e-9 else 0)
+          f"largest position difference {worst:.3g} m (bound {BOUND:g} m)")
+    agree = not differ and worst <= BOUND  # NaN fails
+    print("agree" if agree else "DISAGREE")
+    sys.exit(0 if agree else 1)
 json.dump(out, sys.stdout)

@@ -2,7 +2,10 @@
 
 #include "reference/src/ground_ccd_exact.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace contactbench::reference {
@@ -31,6 +34,29 @@ cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q) {
   r.margin = e.has_runner_up ? to_nearest_double((e.runner_up - e.alpha) / e.alpha)
                              : std::numeric_limits<double>::infinity();
   return r;
+}
+
+double ground_ccd_candidate_gap(const cases::GroundCcdQuery& q, int i, int j) {
+  const int n = static_cast<int>(q.y.size());
+  if (q.py.size() != q.y.size()) throw std::invalid_argument("ground_ccd: y and py sizes differ");
+  if (i == j && i >= -1 && i < n) return 0;
+  // The exact candidate of k, or nothing (+inf) when k is no candidate.
+  auto candidate = [&](int k) -> std::optional<mpq_class> {
+    if (k == -1) return mpq_class(1);
+    if (k < -1 || k >= n || !(q.py[k] < 0)) return std::nullopt;
+    return mpq_class(9, 10) * (mpq_class(q.y_ground) - mpq_class(q.y[k])) / mpq_class(q.py[k]);
+  };
+  const auto a = candidate(i), b = candidate(j);
+  if (!a || !b) return std::numeric_limits<double>::infinity();
+  const mpq_class lo = std::min(*a, *b), hi = std::max(*a, *b);
+  if (sgn(lo) <= 0) return std::numeric_limits<double>::infinity();  // not in the domain
+  const mpq_class gap = (hi - lo) / lo;
+  mpfr_t t;
+  mpfr_init2(t, 53);
+  mpfr_set_q(t, gap.get_mpq_t(), MPFR_RNDU);
+  const double v = mpfr_get_d(t, MPFR_RNDU);
+  mpfr_clear(t);
+  return v;
 }
 
 }  // namespace contactbench::reference
