@@ -22,8 +22,18 @@ double longest_edge(const ClosestFeatureQuery& q) {
 }
 
 ClosestFeatureQuery closest_feature_query_from_json(const nlohmann::json& j, const Where& where) {
+  reject_unknown_keys(j, {"p", "a", "b", "c"}, where);
   ClosestFeatureQuery q{read_vec3(j, "p", where), read_vec3(j, "a", where),
                         read_vec3(j, "b", where), read_vec3(j, "c", where)};
+  // The pair's domain: the fast kernel's degree-4 tests must neither overflow nor underflow.
+  const std::pair<const char*, const Vec3*> fields[] = {{"p", &q.p}, {"a", &q.a}, {"b", &q.b}, {"c", &q.c}};
+  for (const auto& [name, v] : fields)
+    for (int i = 0; i < 3; ++i) {
+      const double x = std::abs((*v)[i]);
+      if (x != 0 && (x < 0x1p-200 || x > 0x1p200))
+        where.fail(fmt::format("{}[{}]", name, i),
+                   fmt::format("|{}| outside the supported range [2^-200, 2^200]", (*v)[i]));
+    }
   if (exactly_collinear(q.a, q.b, q.c))
     where.fail("a,b,c", "degenerate triangle: the vertices are collinear (zero area)");
   return q;

@@ -42,7 +42,8 @@ struct ClosestFeatureResult {
 double longest_edge(const ClosestFeatureQuery& q);
 
 // Validating JSON reader (fields p, a, b, c; numbers or exact strings such as "0x1p-3").
-// Rejects NaN/Inf, wrong types and exactly collinear triangles.
+// Rejects unknown keys, NaN/Inf, wrong types, nonzero coordinates outside [2^-200, 2^200]
+// in magnitude (the pair's domain) and exactly collinear triangles.
 ClosestFeatureQuery closest_feature_query_from_json(const nlohmann::json& j, const Where& where);
 nlohmann::json to_json(const ClosestFeatureQuery& q);
 nlohmann::json to_json(const ClosestFeatureResult& r);

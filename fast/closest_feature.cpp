@@ -47,12 +47,20 @@ void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
 
 ClosestFeatureBounds closest_feature_bounds(const cases::ClosestFeatureQuery& q) {
   constexpr double u = 0x1p-53;
-  const double e0 = (q.b - q.a).norm(), e1 = (q.c - q.b).norm(), e2 = (q.a - q.c).norm();
+  // Work on differences scaled by a power of two (exact) so that the area, a square of
+  // lengths, neither overflows nor underflows: every ratio below is scale-free.
+  Vec3 ab = q.b - q.a, ac = q.c - q.a, ap = q.p - q.a;
+  int e = 0;
+  std::frexp(std::max(ab.cwiseAbs().maxCoeff(), ac.cwiseAbs().maxCoeff()), &e);
+  const double s = std::ldexp(1.0, -e);
+  ab *= s, ac *= s, ap *= s;
+  const Vec3 bc = ac - ab, bp = ap - ab, cp = ap - ac;
+  const double e0 = ab.norm(), e1 = bc.norm(), e2 = ac.norm();
   const double L = std::max({e0, e1, e2}), l = std::min({e0, e1, e2});
-  const double twice_area = (q.b - q.a).cross(q.c - q.a).norm();
-  const double R = std::max({(q.p - q.a).norm(), (q.p - q.b).norm(), (q.p - q.c).norm()});
-  const double M = std::max({q.p.cwiseAbs().maxCoeff(), q.a.cwiseAbs().maxCoeff(),
-                             q.b.cwiseAbs().maxCoeff(), q.c.cwiseAbs().maxCoeff()});
+  const double twice_area = ab.cross(ac).norm();
+  const double R = std::max({ap.norm(), bp.norm(), cp.norm()});
+  const double M = s * std::max({q.p.cwiseAbs().maxCoeff(), q.a.cwiseAbs().maxCoeff(),
+                                 q.b.cwiseAbs().maxCoeff(), q.c.cwiseAbs().maxCoeff()});
   const double kappa = L * L / twice_area, rr = 1 + R / L;
   ClosestFeatureBounds b;
   b.decision = 32 * u * kappa * rr * rr * (L / l);

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <set>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -91,17 +93,40 @@ nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOpti
   return doc;
 }
 
-// Shards of one campaign merge by adding counts and histograms family by family.
+// Shards of one campaign merge by adding counts and histograms family by family. They must
+// be the parts 0..N-1 of one campaign: same seed, n, N and families, each part once.
 nlohmann::json merge_check_files(const std::vector<std::string>& paths) {
   nlohmann::json out;
   std::map<std::string, std::pair<nlohmann::json, FamilyStats>> merged;
-  std::vector<std::string> order, shards;
+  std::vector<std::string> order;
+  std::set<unsigned> parts;
+  unsigned total_parts = 0;
   for (const auto& p : paths) {
     const nlohmann::json doc = cases::read_json_file(p);
+    const cases::Where where{p, ""};
     if (doc.value("schema", "") != check_schema)
-      cases::Where{p, ""}.fail("schema", fmt::format("expected \"{}\"", check_schema));
-    if (out.is_null()) out = {{"schema", check_schema}, {"context", doc["context"]}};
-    shards.push_back(doc["context"].value("shard", "?"));
+      where.fail("schema", fmt::format("expected \"{}\"", check_schema));
+    const auto& ctx = cases::require(doc, "context", where);
+    unsigned i = 0, n = 0;
+    char slash = 0;
+    std::istringstream shard(ctx.value("shard", ""));
+    if (!(shard >> i >> slash >> n) || slash != '/' || n == 0 || i >= n)
+      where.fail("context.shard", "expected i/N (merge takes the shard files of one campaign)");
+    std::vector<std::string> names;
+    for (const auto& f : cases::require(doc, "families", where)) names.push_back(f.value("family", ""));
+    if (out.is_null()) {
+      out = {{"schema", check_schema}, {"context", ctx}};
+      out["context"]["families"] = names;
+      total_parts = n;
+    } else {
+      for (const char* key : {"seed", "n"})
+        if (ctx.value(key, nlohmann::json()) != out["context"].value(key, nlohmann::json()))
+          where.fail(fmt::format("context.{}", key), "differs from the first file's: not the same campaign");
+      if (n != total_parts) where.fail("context.shard", fmt::format("is part of {} shards, the first file of {}", n, total_parts));
+      if (names != out["context"]["families"].get<std::vector<std::string>>())
+        where.fail("families", "differ from the first file's");
+    }
+    if (!parts.insert(i).second) where.fail("context.shard", fmt::format("shard {}/{} given twice", i, n));
     for (const auto& f : doc.at("families")) {
       const std::string name = f.at("family");
       auto it = merged.find(name);
@@ -113,7 +138,11 @@ nlohmann::json merge_check_files(const std::vector<std::string>& paths) {
       }
     }
   }
-  out["context"]["shard"] = fmt::format("merged {}", fmt::join(shards, ","));
+  if (parts.size() != total_parts)
+    throw UsageError(fmt::format("merge: {} of {} shards given; all parts of the campaign are needed",
+                                 parts.size(), total_parts));
+  out["context"].erase("families");
+  out["context"]["shard"] = fmt::format("merged {} shards", total_parts);
   out["families"] = nlohmann::json::array();
   for (const auto& name : order) {
     const auto& [meta, stats] = merged[name];
@@ -268,8 +297,7 @@ int cli_main(int argc, char** argv) {
         if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects key=value, got \"{}\"", p));
         so.params[p.substr(0, eq)] = p.substr(eq + 1);
       }
-      s->run(so);
-      return 0;
+      return s->run(so);
     }
     if (*report) {
       const auto doc = run_check(select_families({}), opts);
@@ -279,7 +307,7 @@ int cli_main(int argc, char** argv) {
       if (run_bench({}, "results/bench.json", min_time, 1) != 0) rc = 2;
       for (const auto& s : scenarios()) {
         fmt::print("run {}\n", s.name);
-        s.run(ScenarioOptions{"results/run", "both", {}, opts.shared_dir, opts.progress});
+        rc = std::max(rc, s.run(ScenarioOptions{"results/run", "both", {}, opts.shared_dir, opts.progress}));
       }
       const std::string cmd = fmt::format("/usr/bin/python3 '{}/reports/report.py' --results results --out reports/out",
                                           CONTACTBENCH_SOURCE_DIR);

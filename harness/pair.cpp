@@ -18,12 +18,13 @@ const char* to_string(Agreement a) {
 
 Verdict judge(const Comparison& c) {
   bool boundary = false;
+  // A bound that is not finite excuses nothing: it is a kernel outside its stated domain.
   for (const auto& m : c.mismatches) {
-    if (!(m.margin <= m.bound)) return Verdict::wrong;  // NaN margin or bound: wrong
+    if (!std::isfinite(m.bound) || !(m.margin <= m.bound)) return Verdict::wrong;  // NaN too
     boundary = true;
   }
   for (const auto& e : c.errors)
-    if (!(std::abs(e.error) <= e.bound)) return Verdict::wrong;
+    if (!std::isfinite(e.bound) || !(std::abs(e.error) <= e.bound)) return Verdict::wrong;
   if (boundary) return Verdict::boundary;
   return c.false_positive ? Verdict::false_positive : Verdict::agree;
 }
@@ -37,7 +38,7 @@ std::string describe(const Comparison& c) {
                        m.reference, m.fast, m.margin, m.margin <= m.bound ? "<=" : ">", m.bound);
   }
   for (const auto& e : c.errors)
-    if (!(std::abs(e.error) <= e.bound)) {
+    if (!std::isfinite(e.bound) || !(std::abs(e.error) <= e.bound)) {
       sep();
       out += fmt::format("{}: error {:.3g} > bound {:.3g}", e.field, e.error, e.bound);
     }

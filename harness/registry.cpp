@@ -73,7 +73,10 @@ const std::vector<Scenario>& scenarios() {
       {"square_drop",
        "the book's mass-spring square dropped on an IPC-barrier ground: fast (double) and "
        "reference (MPFR-128, exact CCD) runs, per-step positions, iterations, energies",
-       &square_drop::run},
+       [](const ScenarioOptions& o) {
+         square_drop::run(o);
+         return 0;
+       }},
   };
   return table;
 }

@@ -20,7 +20,9 @@ struct ScenarioOptions {
 struct Scenario {
   std::string name;
   std::string description;
-  std::function<void(const ScenarioOptions&)> run;  // throws InputError on bad parameters
+  // Returns 0 when the fast and reference runs agree within the scenario's stated bound (or
+  // only one variant ran), 1 when they do not; throws InputError on bad parameters.
+  std::function<int(const ScenarioOptions&)> run;
 };
 
 // All pairs, planted-fault entries last (they are skipped unless named explicitly).

@@ -64,12 +64,21 @@ nlohmann::json LogHistogram::to_json() const {
   return j;
 }
 
+namespace {
+// JSON has no infinity or NaN: nlohmann writes them as null. Read null back as +inf, the
+// value that keeps a merged maximum or bound conservative.
+double number_or_inf(const nlohmann::json& j) {
+  return j.is_null() ? INFINITY : j.get<double>();
+}
+}  // namespace
+
 LogHistogram LogHistogram::from_json(const nlohmann::json& j) {
   LogHistogram h;
   auto c = j.at("counts").get<std::vector<std::uint64_t>>();
   for (int i = 0; i < nbins && i < static_cast<int>(c.size()); ++i) h.counts[i] = c[i];
   h.zeros = j.at("zeros"); h.below = j.at("below"); h.above = j.at("above");
-  h.count = j.at("count"); h.max = j.at("max"); h.max_at = j.at("max_at"); h.sum = j.at("sum");
+  h.count = j.at("count"); h.max = number_or_inf(j.at("max")); h.max_at = j.at("max_at");
+  h.sum = number_or_inf(j.at("sum"));
   return h;
 }
 
@@ -162,7 +171,7 @@ FamilyStats FamilyStats::from_json(const nlohmann::json& j) {
   if (j.contains("errors"))
     for (const auto& [k, v] : j["errors"].items()) {
       s.errors[k] = LogHistogram::from_json(v);
-      s.error_bound[k] = v.value("bound", 0.0);
+      s.error_bound[k] = v.contains("bound") ? number_or_inf(v["bound"]) : 0.0;
     }
   if (j.contains("time_ns"))
     for (const auto& [k, v] : j["time_ns"].items()) s.time_ns[k] = LogHistogram::from_json(v);

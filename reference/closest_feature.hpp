@@ -11,6 +11,12 @@ namespace contactbench::reference {
 // Throws cases::InputError for an exactly collinear triangle.
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q);
 
+// Exact distance from p to the set of points whose region is `region` (its closure),
+// divided by the longest edge: how far p must move for that region to become right. This
+// is the margin that excuses a fast label `region` different from the exact one.
+// sqrt of an exact rational: MPFR evaluation (reference/src/cgal.hpp).
+double closest_feature_distance_to_region(const cases::ClosestFeatureQuery& q, cases::Region region);
+
 // CGAL's filtered kernel (Epick) squared_distance(Point_3, Triangle_3): the packaged peer
 // for benchmarks. Distance only, no region.
 double cgal_epick_squared_distance(const cases::ClosestFeatureQuery& q);

@@ -9,7 +9,7 @@
 
 namespace contactbench::harness {
 
-void run_ccd_public(const ScenarioOptions& o) {
+int run_ccd_public(const ScenarioOptions& o) {
   int repeat = 5;
   if (o.params.count("repeat")) {
     try {
@@ -74,6 +74,7 @@ void run_ccd_public(const ScenarioOptions& o) {
   fmt::print("ccd_public: {} queries; reference vs ground truth: {} differ; fast: {} missed, {} "
              "false positives, {} toi above the exact toi\n",
              queries.size(), wrong_ref, misses, false_pos, bad_toi);
+  return wrong_ref || misses || bad_toi ? 1 : 0;
 }
 
 }  // namespace contactbench::harness

@@ -6,5 +6,5 @@ namespace contactbench::harness {
 // (../shared/data/ccd-queries) with per-query answers, ground truth and times, and the
 // separation (how far from touching) of each fast false positive. Parameter: repeat (5):
 // each variant is run that many times per query and the fastest time is kept.
-void run_ccd_public(const ScenarioOptions& o);
+int run_ccd_public(const ScenarioOptions& o);
 }  // namespace contactbench::harness

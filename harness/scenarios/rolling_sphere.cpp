@@ -177,7 +177,7 @@ json zone_map(double fold_deg) {
 
 }  // namespace
 
-void run_rolling_sphere(const ScenarioOptions& o) {
+int run_rolling_sphere(const ScenarioOptions& o) {
   if (o.variant != "fast" && o.variant != "reference" && o.variant != "both")
     throw cases::InputError("rolling_sphere: --variant: expected fast, reference or both");
   const bool run_fast = o.variant != "reference", run_ref = o.variant != "fast";
@@ -358,6 +358,9 @@ void run_rolling_sphere(const ScenarioOptions& o) {
     if (!csv) throw std::runtime_error("cannot write " + o.out_dir + "/rolling_sphere_summary.csv");
   }
   fmt::print("rolling_sphere: wrote {}/rolling_sphere.json\n", o.out_dir);
+  for (const auto& a : agree)
+    if (!a["ok"].get<bool>()) return 1;
+  return 0;
 }
 
 }  // namespace contactbench::harness

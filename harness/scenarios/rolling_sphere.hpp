@@ -13,7 +13,7 @@
 
 namespace contactbench::harness {
 
-void run_rolling_sphere(const ScenarioOptions& o);
+int run_rolling_sphere(const ScenarioOptions& o);
 
 namespace rolling {
 

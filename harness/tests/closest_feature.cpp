@@ -138,6 +138,24 @@ BOOST_AUTO_TEST_CASE(degenerate_generator_hits_exact_boundaries) {
   BOOST_TEST(zero_margin > 400);
 }
 
+BOOST_AUTO_TEST_CASE(distance_to_a_claimed_region_by_hand) {
+  // Unit right triangle, p just inside the face above edge0 (y = 2^-60).
+  const cases::ClosestFeatureQuery q{Vec3(0.5, 0x1p-60, 1), Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
+  const double L = std::sqrt(2.0);
+  using contactbench::reference::closest_feature_distance_to_region;
+  BOOST_TEST((contactbench::reference::closest_feature(q).region == Region::face));
+  BOOST_TEST(closest_feature_distance_to_region(q, Region::face) == 0.0);
+  // edge0's set is y <= 0 (with 0 < x < 1): across the plane y = 0.
+  BOOST_TEST(closest_feature_distance_to_region(q, Region::edge0) == 0x1p-60 / L,
+             boost::test_tools::tolerance(1e-15));
+  // vertex2's set is {y >= 1, y >= x + 1}: nearest point its corner (0, 1, 1).
+  BOOST_TEST(closest_feature_distance_to_region(q, Region::vertex2) == std::sqrt(1.25) / L,
+             boost::test_tools::tolerance(1e-15));
+  // vertex0's set is {x <= 0, y <= 0}: nearest point (0, 0, 1).
+  BOOST_TEST(closest_feature_distance_to_region(q, Region::vertex0) ==
+                 std::sqrt(0.25 + 0x1p-120) / L, boost::test_tools::tolerance(1e-15));
+}
+
 BOOST_AUTO_TEST_CASE(collinear_triangle_is_rejected) {
   const cases::ClosestFeatureQuery q{Vec3(0, 0, 1), Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(2, 2, 2)};
   BOOST_CHECK_THROW(contactbench::reference::closest_feature(q), cases::InputError);
@@ -187,6 +205,18 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(agreement)
 
+BOOST_AUTO_TEST_CASE(excuse_needs_the_claimed_region_to_be_near) {
+  // p is 2^-60 from edge0's set but far from vertex2's: a fast label edge0 is a boundary
+  // case, a fast label vertex2 (with the right point) is wrong.
+  const cases::ClosestFeatureQuery q{Vec3(0.5, 0x1p-60, 1), Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
+  const auto ref = contactbench::reference::closest_feature(q);
+  auto near = contactbench::fast::closest_feature(q), far = near;
+  near.region = Region::edge0;
+  far.region = Region::vertex2;
+  BOOST_TEST((judge(harness::ClosestFeaturePair::compare(q, ref, near)) == harness::Verdict::boundary));
+  BOOST_TEST((judge(harness::ClosestFeaturePair::compare(q, ref, far)) == harness::Verdict::wrong));
+}
+
 BOOST_AUTO_TEST_CASE(honest_kernel_is_excused_only_within_the_margin) {
   harness::CheckOptions o;
   o.n = 40000;
@@ -197,9 +227,14 @@ BOOST_AUTO_TEST_CASE(honest_kernel_is_excused_only_within_the_margin) {
   BOOST_TEST(s.total.queries == 40000u + 21u);
   // Plain double does mislabel exact-boundary queries, and each one is excused by its margin.
   BOOST_TEST(s.by_source.at("degenerate").boundary > 100u);
+  // Independently of the harness: each excused query really is within the fast bound of
+  // the region fast claimed (exact distance), and that region is a neighbour of the exact one.
   for (const auto& e : s.examples.at("boundary")) {
-    const std::string detail = e.body["detail"];
-    BOOST_TEST(detail.find(" <= bound") != std::string::npos, detail);
+    const auto q = cases::closest_feature_query_from_json(e.body["query"], {});
+    const auto fast_region = cases::region_from_string(e.body["fast"]["region"], {}, "");
+    const double d = contactbench::reference::closest_feature_distance_to_region(q, fast_region);
+    BOOST_TEST(d <= contactbench::fast::closest_feature_bounds(q).decision, e.body["detail"].get<std::string>());
+    BOOST_TEST(d < 1e-9);
   }
 }
 

@@ -91,7 +91,10 @@ BOOST_AUTO_TEST_CASE(query_loader_names_file_line_and_field) {
                          Bad{R"({"p":[1,1,3],"a":true,"b":[4,0,0],"c":[0,4,0]})", "field a"},
                          Bad{R"({"p":[1,1,"1e999"],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})", "infinite"},
                          Bad{R"({"p":[1,1,3],"a":[0,0,0],"b":[1,1,1],"c":[2,2,2]})", "collinear"},
-                         Bad{R"([1,2,3])", "expected a JSON object"}}) {
+                         Bad{R"([1,2,3])", "expected a JSON object"},
+                         Bad{R"({"p":[0,1e400,1],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})", "line 1"},
+                         Bad{R"({"p":[0,1e-300,1],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})", "field p[1]"},
+                         Bad{R"({"p":[1,1,3],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0],"d":1})", "field d: unknown key"}}) {
     test::TempFile g("bad.jsonl", std::string(bad.line) + "\n");
     const auto m = error_of([&] { contactbench::harness::find_family("closest_feature")->eval(g.str(), {}); });
     BOOST_TEST(m.find(bad.needle) != std::string::npos, bad.line << " -> " << m);
@@ -155,6 +158,15 @@ BOOST_AUTO_TEST_CASE(merge_of_shards_equals_whole_run) {
   const auto w = cases::read_json_file(whole.str())["families"][0];
   BOOST_TEST(m["by_source"].dump() == w["by_source"].dump());
   BOOST_TEST(m["errors"]["point"]["counts"].dump() == w["errors"]["point"]["counts"].dump());
+  // Not one campaign: a part twice, a part missing, another seed.
+  BOOST_TEST(test::run_cli({"merge", a.str(), a.str(), "--json", merged.str()}) == 2);
+  BOOST_TEST(test::run_cli({"merge", a.str(), "--json", merged.str()}) == 2);
+  test::TempFile other_seed("s1b.json");
+  auto args = base;
+  args[7] = "6";
+  args.insert(args.end(), {"--shard", "1/2", "--json", other_seed.str()});
+  BOOST_TEST(test::run_cli(args) == 0);
+  BOOST_TEST(test::run_cli({"merge", a.str(), other_seed.str(), "--json", merged.str()}) == 2);
   test::TempFile notcheck("x.json", "{\"schema\":\"other\"}");
   BOOST_TEST(test::run_cli({"merge", notcheck.str(), "--json", merged.str()}) == 2);
 }

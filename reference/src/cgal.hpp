@@ -1,6 +1,7 @@
 // The one header that includes CGAL, GMP and MPFR. Only reference/src/*.cpp include it
 // (it is also the reference target's precompiled header).
 #pragma once
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/FPU.h>
 #include <CGAL/Gmpq.h>
 #include <CGAL/Gmpz.h>
@@ -10,6 +11,7 @@
 #include <mpfr.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -19,29 +21,50 @@ using Rational = CGAL::Gmpq;          // exact value of any double and of +,-,*,
 using Interval = CGAL::Interval_nt<false>;  // filter: needs Protect_FPU_rounding in scope
 using ProtectRounding = CGAL::Protect_FPU_rounding<true>;
 
-// Nearest double to an exact rational (ties to even). mpq_get_d truncates, so go through
-// MPFR at 53 bits with round-to-nearest, which is the correctly rounded value.
-inline double to_nearest_double(const Rational& q) {
-  mpfr_t x;
-  mpfr_init2(x, 53);
-  mpfr_set_q(x, q.mpq(), MPFR_RNDN);
-  const double d = mpfr_get_d(x, MPFR_RNDN);
+// Nearest double (ties to even) to num / den · 2^exp2, den > 0. MPFR's exponent range is
+// unbounded, so its 53-bit rounding is the double rounding exactly when the result is a
+// normal double; subnormal results are rounded to a multiple of 2^-1074 in integers.
+inline double quotient_to_double(const mpz_class& num, const mpz_class& den, long exp2 = 0) {
+  mpfr_t x, r;
+  mpfr_init2(x, std::max<long>(64, static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2)) + 1));
+  mpfr_init2(r, 53);
+  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);  // exact: the precision covers num
+  mpfr_mul_2si(x, x, exp2, MPFR_RNDN);        // exact: a power of two
+  mpfr_div_z(r, x, den.get_mpz_t(), MPFR_RNDN);
+  const double d = mpfr_get_d(r, MPFR_RNDN);
   mpfr_clear(x);
-  return d;
+  mpfr_clear(r);
+  if (std::abs(d) >= 0x1p-1021 || sgn(num) == 0) return d;
+  mpz_class a = abs(num), b = den;
+  const long shift = exp2 + 1074;  // result in units of 2^-1074
+  if (shift >= 0) a <<= static_cast<unsigned long>(shift); else b <<= static_cast<unsigned long>(-shift);
+  mpz_class q, rem;
+  mpz_fdiv_qr(q.get_mpz_t(), rem.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t());
+  const int half = cmp(mpz_class(2 * rem), b);
+  if (half > 0 || (half == 0 && mpz_odd_p(q.get_mpz_t()))) ++q;
+  return std::copysign(std::ldexp(q.get_d(), -1074), sgn(num));
 }
 
-// sqrt of a non-negative rational, rounded to the nearest double: a square root of a
-// rational is in general irrational, so this is a high-precision (MPFR, 256-bit) evaluation
-// rounded once more to 53 bits, not an exact one. Double rounding can only matter for
-// values within 2^-200 relative of a rounding midpoint.
-inline double sqrt_to_double(const Rational& q) {
+inline double to_nearest_double(const mpq_class& q) {
+  return quotient_to_double(q.get_num(), q.get_den());
+}
+inline double to_nearest_double(const Rational& q) { return to_nearest_double(mpq_class(q.mpq())); }
+
+// sqrt(num / den) rounded to double. A square root of a rational is irrational in general:
+// this is a high-precision (MPFR, 256-bit) evaluation rounded once more to 53 bits, not an
+// exact one; double rounding can only matter within 2^-200 relative of a midpoint.
+inline double sqrt_quotient_to_double(const mpz_class& num, const mpz_class& den) {
   mpfr_t x;
   mpfr_init2(x, 256);
-  mpfr_set_q(x, q.mpq(), MPFR_RNDN);
+  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);
+  mpfr_div_z(x, x, den.get_mpz_t(), MPFR_RNDN);
   mpfr_sqrt(x, x, MPFR_RNDN);
   const double d = mpfr_get_d(x, MPFR_RNDN);
   mpfr_clear(x);
   return d;
+}
+inline double sqrt_to_double(const mpq_class& q) {
+  return sqrt_quotient_to_double(q.get_num(), q.get_den());
 }
 
 // Sign of an interval: certain only when 0 is not inside (or the interval is exactly 0).

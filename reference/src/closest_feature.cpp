@@ -11,12 +11,11 @@
 
 #include "reference/src/cgal.hpp"
 
-#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 
 namespace contactbench::reference {
 namespace {
@@ -138,33 +137,6 @@ Region exact_region(const Decisions<mpz_class>& d) {
   return Region::face;
 }
 
-// num / den · 2^exp rounded once to the nearest double (MPFR, exact operands).
-double quotient_to_double(const mpz_class& num, const mpz_class& den, long exp) {
-  mpfr_t x, r;
-  mpfr_init2(x, std::max<long>(64, static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2)) + 1));
-  mpfr_init2(r, 53);
-  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);  // exact: precision covers num
-  mpfr_mul_2si(x, x, exp, MPFR_RNDN);         // exact: power of two
-  mpfr_div_z(r, x, den.get_mpz_t(), MPFR_RNDN);
-  const double d = mpfr_get_d(r, MPFR_RNDN);
-  mpfr_clear(x);
-  mpfr_clear(r);
-  return d;
-}
-
-// sqrt(num / den) rounded to double: irrational in general, so a 256-bit MPFR evaluation
-// rounded once more (the margin is the only output that needs it).
-double sqrt_quotient_to_double(const mpz_class& num, const mpz_class& den) {
-  mpfr_t x;
-  mpfr_init2(x, 256);
-  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);
-  mpfr_div_z(x, x, den.get_mpz_t(), MPFR_RNDN);
-  mpfr_sqrt(x, x, MPFR_RNDN);
-  const double d = mpfr_get_d(x, MPFR_RNDN);
-  mpfr_clear(x);
-  return d;
-}
-
 }  // namespace
 
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
@@ -204,7 +176,7 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
     terms.push_back({dn * dn, e2});
     terms.push_back({rest * rest, e2});
     for (int i = 0; i < 3; ++i)
-      r.point[i] = quotient_to_double((*vert[k])[i] * e2 + dn * e[k][i], e2, iq.exp);
+      r.point[i] = exact::quotient_to_double((*vert[k])[i] * e2 + dn * e[k][i], e2, iq.exp);
     d2_num = dot(w, w) * e2 - dn * dn;
     d2_den = e2;
   } else {  // open face: p minus its offset along n
@@ -215,19 +187,115 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
       const mpz_class s = dot(n, cross(e[k], wk));
       terms.push_back({s * s, n2 * dot(e[k], e[k])});
     }
-    for (int i = 0; i < 3; ++i) r.point[i] = quotient_to_double(v[0][i] * n2 - h * n[i], n2, iq.exp);
+    for (int i = 0; i < 3; ++i) r.point[i] = exact::quotient_to_double(v[0][i] * n2 - h * n[i], n2, iq.exp);
     d2_num = h * h;
     d2_den = n2;
   }
-  r.squared_distance = quotient_to_double(d2_num, d2_den, 2 * iq.exp);
+  r.squared_distance = exact::quotient_to_double(d2_num, d2_den, 2 * iq.exp);
   // Smallest term, compared exactly by cross-multiplication; then relative to L^2.
   std::size_t best = 0;
   for (std::size_t i = 1; i < terms.size(); ++i)
     if (terms[i].first * terms[best].second < terms[best].first * terms[i].second) best = i;
   mpz_class L2 = 0;
   for (int k = 0; k < 3; ++k) L2 = std::max(L2, mpz_class(dot(e[k], e[k])));
-  r.margin = sqrt_quotient_to_double(terms[best].first, terms[best].second * L2);
+  r.margin = exact::sqrt_quotient_to_double(terms[best].first, terms[best].second * L2);
   return r;
+}
+
+namespace {
+
+// One closed half-space g·(x - o) >= 0 in exact rationals.
+struct HalfSpace {
+  V3<mpq_class> g, o;
+};
+
+// The closure of the set of points p whose closest point lies in `region` (the sets of
+// cases::Region), as half-spaces: vertex k {dn_k <= 0, dp_k <= 0}; edge k {s_k <= 0,
+// dn_k >= 0, dp_(k+1) >= 0}; face {s_k >= 0 for all k}.
+std::vector<HalfSpace> region_halfspaces(const std::array<V3<mpq_class>, 3>& v, Region region) {
+  std::array<V3<mpq_class>, 3> e, side;  // side[k] = n × e_k: s_k(p) = side[k]·(p - v_k)
+  for (int k = 0; k < 3; ++k) e[k] = sub(v[(k + 1) % 3], v[k]);
+  const V3<mpq_class> n = cross(e[0], sub(v[2], v[0]));
+  for (int k = 0; k < 3; ++k) side[k] = cross(n, e[k]);
+  auto neg = [](const V3<mpq_class>& a) { return V3<mpq_class>{-a[0], -a[1], -a[2]}; };
+  const int kind = static_cast<int>(region);
+  if (kind >= 4) {
+    const int k = kind - 4;
+    return {{neg(e[k]), v[k]}, {e[(k + 2) % 3], v[k]}};
+  }
+  if (kind >= 1) {
+    const int k = kind - 1;
+    return {{neg(side[k]), v[k]}, {e[k], v[k]}, {neg(e[k]), v[(k + 1) % 3]}};
+  }
+  return {{side[0], v[0]}, {side[1], v[1]}, {side[2], v[2]}};
+}
+
+bool inside(const std::vector<HalfSpace>& hs, const V3<mpq_class>& x) {
+  for (const auto& h : hs)
+    if (sgn(dot(h.g, sub(x, h.o))) < 0) return false;
+  return true;
+}
+
+// Solves the 1x1, 2x2 or 3x3 system G y = r exactly (Cramer); false when G is singular.
+bool solve(const std::vector<std::vector<mpq_class>>& G, const std::vector<mpq_class>& r,
+           std::vector<mpq_class>& y) {
+  const std::size_t m = G.size();
+  auto det = [&](const std::vector<std::vector<mpq_class>>& A) -> mpq_class {
+    if (m == 1) return A[0][0];
+    if (m == 2) return A[0][0] * A[1][1] - A[0][1] * A[1][0];
+    return A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+           A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+           A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+  };
+  const mpq_class d = det(G);
+  if (sgn(d) == 0) return false;
+  y.assign(m, 0);
+  for (std::size_t i = 0; i < m; ++i) {
+    auto A = G;
+    for (std::size_t row = 0; row < m; ++row) A[row][i] = r[row];
+    y[i] = det(A) / d;
+  }
+  return true;
+}
+
+}  // namespace
+
+double closest_feature_distance_to_region(const cases::ClosestFeatureQuery& q, Region region) {
+  auto qv = [](const cases::Vec3& x) { return V3<mpq_class>{x[0], x[1], x[2]}; };
+  const std::array<V3<mpq_class>, 3> v = {qv(q.a), qv(q.b), qv(q.c)};
+  const V3<mpq_class> p = qv(q.p);
+  const auto hs = region_halfspaces(v, region);
+  if (inside(hs, p)) return 0;
+  // The nearest point of a polyhedron is the projection of p onto the intersection of the
+  // planes active there; with at most three half-spaces, try every independent subset.
+  std::optional<mpq_class> best;
+  const std::size_t m = hs.size();
+  for (unsigned mask = 1; mask < (1u << m); ++mask) {
+    std::vector<const HalfSpace*> act;
+    for (std::size_t i = 0; i < m; ++i)
+      if (mask & (1u << i)) act.push_back(&hs[i]);
+    std::vector<std::vector<mpq_class>> G(act.size(), std::vector<mpq_class>(act.size()));
+    std::vector<mpq_class> r(act.size()), lambda;
+    for (std::size_t i = 0; i < act.size(); ++i) {
+      for (std::size_t j = 0; j < act.size(); ++j) G[i][j] = dot(act[i]->g, act[j]->g);
+      r[i] = dot(act[i]->g, sub(p, act[i]->o));
+    }
+    if (!solve(G, r, lambda)) continue;
+    V3<mpq_class> y = p;  // y = p - sum lambda_i g_i lies on every active plane
+    for (std::size_t i = 0; i < act.size(); ++i)
+      for (int c = 0; c < 3; ++c) y[c] -= lambda[i] * act[i]->g[c];
+    if (!inside(hs, y)) continue;
+    const auto d = sub(p, y);
+    const mpq_class d2 = dot(d, d);
+    if (!best || d2 < *best) best = d2;
+  }
+  if (!best) throw std::logic_error("closest_feature_distance_to_region: empty region");
+  mpq_class L2 = 0;
+  for (int k = 0; k < 3; ++k) {
+    const auto ek = sub(v[(k + 1) % 3], v[k]);
+    L2 = std::max(L2, mpq_class(dot(ek, ek)));
+  }
+  return exact::sqrt_to_double(*best / L2);
 }
 
 double cgal_epick_squared_distance(const cases::ClosestFeatureQuery& q) {
