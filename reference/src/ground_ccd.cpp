@@ -1,5 +1,6 @@
 #include "reference/ground_ccd.hpp"
 
+#include "reference/src/cgal.hpp"
 #include "reference/src/ground_ccd_exact.hpp"
 
 #include <algorithm>
@@ -10,17 +11,7 @@
 
 namespace contactbench::reference {
 
-namespace {
-// Nearest double to an exact rational (mpq -> mpfr at 53 bits, round to nearest).
-double to_nearest_double(const mpq_class& q) {
-  mpfr_t t;
-  mpfr_init2(t, 53);
-  mpfr_set_q(t, q.get_mpq_t(), MPFR_RNDN);
-  const double v = mpfr_get_d(t, MPFR_RNDN);  // exact: t already has 53 bits
-  mpfr_clear(t);
-  return v;
-}
-}  // namespace
+using exact::to_nearest_double;  // the one rational-to-double helper (subnormals included)
 
 cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q) {
   if (q.py.size() != q.y.size()) throw std::invalid_argument("ground_ccd: y and py sizes differ");
