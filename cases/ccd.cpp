@@ -1,5 +1,7 @@
 #include "cases/ccd.hpp"
 
+#include "cases/json_input.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 
 namespace contactbench::cases {
 
@@ -167,41 +170,22 @@ std::vector<CcdQuery> read_ccd_csv(const std::string& path, CcdKind kind) {
   return out;
 }
 
-namespace {
-
-double json_number(const nlohmann::json& v, const Where& where, const std::string& field) {
-  double d;
-  if (v.is_number()) {
-    d = v.get<double>();
-  } else if (v.is_string()) {
-    const auto s = v.get<std::string>();
-    char* end = nullptr;
-    d = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size())
-      where.fail(field, fmt::format("not a number: \"{}\"", s));
-  } else {
-    where.fail(field, "expected a number");
-  }
-  if (!std::isfinite(d)) where.fail(field, "NaN or Inf");
-  return d;
-}
-
-}  // namespace
-
 CcdQuery ccd_query_from_json(const nlohmann::json& j, const Where& where) {
   if (!j.is_object()) where.fail("", "expected a JSON object");
+  reject_unknown_keys(j, {"kind", "x", "ground_truth"}, where);
   CcdQuery q;
-  if (!j.contains("kind") || !j["kind"].is_string()) where.fail("kind", "missing or not a string");
-  const auto kind = j["kind"].get<std::string>();
+  const auto& kj = require(j, "kind", where);
+  if (!kj.is_string()) where.fail("kind", "expected \"vertex-face\" or \"edge-edge\"");
+  const auto kind = kj.get<std::string>();
   if (kind == "vertex-face") q.kind = CcdKind::vertex_face;
   else if (kind == "edge-edge") q.kind = CcdKind::edge_edge;
   else where.fail("kind", fmt::format("\"{}\" is neither vertex-face nor edge-edge", kind));
-  if (!j.contains("x") || !j["x"].is_array() || j["x"].size() != 8)
-    where.fail("x", "expected an array of 8 points [x,y,z]");
+  const auto& xs = require(j, "x", where);
+  if (!xs.is_array() || xs.size() != 8) where.fail("x", "expected an array of 8 points [x,y,z]");
   for (int i = 0; i < 8; ++i) {
-    const auto& p = j["x"][i];
-    if (!p.is_array() || p.size() != 3) where.fail(fmt::format("x[{}]", i), "expected [x,y,z]");
-    for (int k = 0; k < 3; ++k) q.x[i][k] = json_number(p[k], where, fmt::format("x[{}][{}]", i, k));
+    // read_vec3 reads a keyed member: wrap the i-th point so its fields are named x[i][k].
+    const std::string key = fmt::format("x[{}]", i);
+    q.x[i] = read_vec3(nlohmann::json{{key, xs[i]}}, key, where);
   }
   if (j.contains("ground_truth")) {
     const auto& g = j["ground_truth"];
@@ -225,12 +209,37 @@ nlohmann::json to_json(const CcdQuery& q) {
 nlohmann::json to_json(const CcdResult& r) {
   nlohmann::json j{{"hit", r.hit}, {"toi", r.toi}};
   if (!std::isnan(r.toi_up)) j["toi_up"] = r.toi_up;
+  if (r.cut_short) j["cut_short"] = true;
   return j;
+}
+
+const std::vector<CcdPublicCount>& ccd_public_counts() {
+  // The counts table of ../shared/data/ccd-queries/README.md (queries, true collisions).
+  static const std::vector<CcdPublicCount> counts = {
+      {"erleben-cube-cliff-edges/vertex-face", 250, 22},   {"erleben-cube-cliff-edges/edge-edge", 250, 38},
+      {"erleben-cube-internal-edges/vertex-face", 250, 21}, {"erleben-cube-internal-edges/edge-edge", 250, 35},
+      {"erleben-sliding-spike/vertex-face", 250, 4},       {"erleben-sliding-spike/edge-edge", 250, 0},
+      {"erleben-sliding-wedge/vertex-face", 250, 1},       {"erleben-sliding-wedge/edge-edge", 250, 0},
+      {"erleben-spike-crack/vertex-face", 250, 6},         {"erleben-spike-crack/edge-edge", 250, 0},
+      {"erleben-spike-hole/vertex-face", 585, 9},          {"erleben-spike-hole/edge-edge", 1870, 0},
+      {"erleben-spike-wedge/vertex-face", 250, 14},        {"erleben-spike-wedge/edge-edge", 250, 36},
+      {"erleben-spikes/vertex-face", 250, 22},             {"erleben-spikes/edge-edge", 250, 16},
+      {"erleben-wedge-crack/vertex-face", 250, 11},        {"erleben-wedge-crack/edge-edge", 250, 6},
+      {"erleben-wedges/vertex-face", 250, 14},             {"erleben-wedges/edge-edge", 250, 20},
+      {"unit-tests/vertex-face", 250, 124},                {"unit-tests/edge-edge", 74, 36},
+  };
+  return counts;
 }
 
 std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir) {
   namespace fs = std::filesystem;
   const fs::path root = fs::path(shared_dir) / "data" / "ccd-queries";
+  const auto incomplete = [&](const std::string& what) {
+    Where{root.string(), ""}.fail(
+        "", fmt::format("public CCD query set incomplete: {} (expected the {} queries of its "
+                        "README in 22 <scene>/<kind> folders; set --shared or CONTACTBENCH_SHARED)",
+                        what, ccd_public_total));
+  };
   if (!fs::is_directory(root))
     Where{root.string(), ""}.fail("", "public CCD query folder not found (set --shared or "
                                       "CONTACTBENCH_SHARED)");
@@ -239,6 +248,7 @@ std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir) {
     if (e.is_directory()) scenes.push_back(e.path());
   std::sort(scenes.begin(), scenes.end());
   std::vector<CcdDataQuery> out;
+  std::map<std::string, std::pair<int, int>> found;  // source -> (queries, collisions)
   for (const auto& scene : scenes) {
     for (const CcdKind kind : {CcdKind::vertex_face, CcdKind::edge_edge}) {
       const fs::path dir = scene / to_string(kind);
@@ -248,12 +258,32 @@ std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir) {
         if (e.path().extension() == ".csv") files.push_back(e.path());
       std::sort(files.begin(), files.end());
       const std::string source = scene.filename().string() + "/" + to_string(kind);
+      auto& [nq, nt] = found[source];
       for (const auto& f : files) {
         const auto qs = read_ccd_csv(f.string(), kind);
-        for (std::size_t i = 0; i < qs.size(); ++i)
+        for (std::size_t i = 0; i < qs.size(); ++i) {
           out.push_back({source, fmt::format("{}/{}:{}", source, f.filename().string(), 8 * i + 1),
                          qs[i]});
+          ++nq;
+          nt += qs[i].ground_truth == 1;
+        }
       }
+    }
+  }
+  // Completeness against the documented counts: an empty, truncated or missing file, or a
+  // missing folder, must not pass silently as a smaller set.
+  for (const auto& c : ccd_public_counts()) {
+    const auto it = found.find(c.source);
+    if (it == found.end()) incomplete(fmt::format("folder {} missing", c.source));
+    if (it->second.first != c.queries || it->second.second != c.collisions)
+      incomplete(fmt::format("{} holds {} queries ({} collisions), expected {} ({})", c.source,
+                             it->second.first, it->second.second, c.queries, c.collisions));
+  }
+  if (found.size() != ccd_public_counts().size()) {
+    for (const auto& [src, n] : found) {
+      bool known = false;
+      for (const auto& c : ccd_public_counts()) known = known || src == c.source;
+      if (!known) incomplete(fmt::format("unexpected folder {} ({} queries)", src, n.first));
     }
   }
   return out;

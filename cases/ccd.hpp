@@ -41,6 +41,12 @@ struct CcdResult {
   // Reference only (NaN in fast): toi rounded UP, so [toi, toi_up] encloses the exact t*;
   // toi == toi_up exactly when t* is a double.
   double toi_up = 1;
+  // Fast only (always false in the reference): the hit was reported because the search was
+  // cut short — its node budget ran out, or the input is beyond the range the fast variant
+  // certifies (|coordinate| > 2^200, NaN, Inf) — rather than because a sub-interval of the
+  // finest width survived every exclusion test. Such a hit may be arbitrarily far from any
+  // contact; the comparison rule excuses it as a false positive only with this flag set.
+  bool cut_short = false;
 };
 
 // The largest |coordinate| of the query: its length scale (at least 1e-300).
@@ -59,19 +65,33 @@ double parse_exact_rational(const std::string& num, const std::string& den, cons
                             const std::string& field);
 
 // JSON Lines format for `eval`: {"kind": "vertex-face"|"edge-edge", "x": [[x,y,z] x 8]}
-// with optional "ground_truth": 0/1. Numbers or strings strtod reads completely ("0x1p-3").
+// with optional "ground_truth": 0/1. Numbers or strings strtod reads completely ("0x1p-3"),
+// through cases::read_vec3; any other key is rejected (cases::reject_unknown_keys).
 CcdQuery ccd_query_from_json(const nlohmann::json& j, const Where& where);
 nlohmann::json to_json(const CcdQuery& q);
 nlohmann::json to_json(const CcdResult& r);
 
 // The public set: every CSV under <shared_dir>/data/ccd-queries, in a fixed order
 // (scene, kind, file). source = "<scene>/<kind>", e.g. "unit-tests/vertex-face".
+// The set is verified complete: every one of the 22 documented <scene>/<kind> folders must
+// hold exactly its documented number of queries (ccd_public_counts; 7,279 in all, the
+// counts table of the folder's README). A missing folder, a missing or extra <scene>/<kind>
+// folder, or a wrong count throws one InputError naming the folder.
 struct CcdDataQuery {
   std::string source;
   std::string name;  // "<scene>/<kind>/data_0_0.csv:<first line>"
   CcdQuery query;
 };
 std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir);
+struct CcdPublicCount {
+  const char* source;  // "<scene>/<kind>"
+  int queries;
+  int collisions;
+};
+// The documented counts (README of ../shared/data/ccd-queries): 22 entries, 7,279 queries,
+// 435 collisions.
+const std::vector<CcdPublicCount>& ccd_public_counts();
+inline constexpr int ccd_public_total = 7279;
 
 // Hand-made canonical cases with hand-derived answers (exact dyadic inputs).
 struct CcdCase {

@@ -360,8 +360,14 @@ nlohmann::json edge_smoothing_result_to_json(const EdgeSmoothingResult& r) {
           {"side_margin", r.side_margin},
           {"zone_margin", r.zone_margin},
           {"cone_margin", r.cone_margin},
+          {"centre_on_facet", r.centre_on_facet},
+          {"on_facet_margin", r.on_facet_margin},
           {"polar", r.polar},
           {"polar_margin", r.polar_margin},
+          {"cone_i", r.cone_i},
+          {"cone_j", r.cone_j},
+          {"feature_margin", r.feature_margin},
+          {"generator_gap", r.generator_gap},
           {"condition", r.condition}};
 }
 

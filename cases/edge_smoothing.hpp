@@ -61,13 +61,32 @@ struct EdgeSmoothingResult {
   double side_margin = 0;    // length: |distance of the centre to the facet's plane|
   double zone_margin = 0;    // dimensionless: |n.n1 - n_lim| / |n.n1 + o_lim| that can flip it
   double cone_margin = 0;    // dimensionless: angular distance of n to the cone's boundary
+  // The centre is at its closest point of the facet: n is undefined, so zone none, normal n1,
+  // point = centre (an explicit state, not a tolerance). Reference: |centre - closest point|
+  // is exactly 0; fast: within its stated tolerance (fast/edge_smoothing.hpp).
+  bool centre_on_facet = false;
+  double on_facet_margin = 0;  // length: |centre - closest point| (exact, rounded once)
   // Vertex cone: d = centre - vertex lies in the cone's polar (no direction of the cone makes
   // an acute angle with d); n' is then the generator making the smallest angle with d.
   bool polar = false;
   double polar_margin = 0;  // dimensionless: distance of d/|d| to the polar cone's boundary
-  // Sensitivity of n' to perturbations of the inputs (>= 1; reference only): |d| / |P(d)|
-  // for a projected direction (divided by sin of the angle between the two generators when
-  // P(d) lies on a face), 1 / (gap between the two best generators) in the polar case.
+  // Vertex cone, adjusted: the smooth piece of n' = f(d), as generator indices in
+  // oriented_fan order. Polar case: cone_i = the chosen generator, cone_j = -1. Projected
+  // case: P(d) on the ray of generator cone_i (cone_j = -1) or inside the face spanned by
+  // cone_i < cone_j. Ties: first in fan order, rays before faces (exactly parallel
+  // generators and coplanar faces give identical candidates, so the first is kept). -1: none.
+  int cone_i = -1, cone_j = -1;
+  // Exact margin of that choice (dimensionless, reference only). Polar: the gap
+  // cos(d, g_best) - cos(d, g_second) to the best generator of another direction; the
+  // per-generator gaps are in generator_gap (0 for the chosen one and ties). Projected: the
+  // distance of d/|d| to the boundary of the piece's region (face: min |P(d) x g_k| / |d| over
+  // its two generators; ray: min over the other generators of the distance to the plane where
+  // the projection starts to leave the ray). +inf when there is no other choice.
+  double feature_margin = 0;
+  std::vector<double> generator_gap;  // polar only; the reference's exact gap per generator
+  // Conditioning of the smooth piece (>= 1, reference only): |dn'| <= condition |d(d/|d|)|.
+  // 1 for n' = n and for n' a generator (polar, ray); 1 / (ratio sin_ij) on a face, with
+  // ratio = |P(d)| / |d| > 0 and sin_ij > 0 the sine between its two generators. Finite.
   double condition = 1;
 };
 

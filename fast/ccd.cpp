@@ -276,6 +276,7 @@ struct Search {
   int nodes = 0;  // visited sub-intervals
   double toi = 1;
   bool certain = false;  // the reported leaf certainly holds a contact
+  bool cut = false;      // the search stopped on its node budget, not at a leaf
 
   // The left end t0 of a sub-interval is tracked exactly as a double-double (a dyadic
   // number with at most max_depth <= 100 bits); these give doubles around it.
@@ -339,6 +340,7 @@ struct Search {
       if (++nodes > budget) {
         toi = down(t0);  // everything before t0 was excluded
         certain = it.proven;
+        cut = true;
         return true;
       }
       if (excluded(it.n, t0, depth)) continue;
@@ -456,13 +458,14 @@ void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root) {
 // when it also proved a contact in the leaf it stopped at.
 template <class T>
 bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, bool& certain,
-           CcdTrace& tr) {
+           bool& cut, CcdTrace& tr) {
   int nq = 0;
   Node<T>& root = Search<T>::stack_of_thread(max_depth)[0].n;  // built in place
   root_node<T>(q, nq, root);
-  if (!finite_node(root, 6)) {
+  if (!finite_node(root, 6)) {  // overflow: no certified search possible
     toi = 0;
     certain = false;
+    cut = true;
     return true;
   }
   const bool vf = q.kind == cases::CcdKind::vertex_face;
@@ -472,6 +475,7 @@ bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, boo
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
   toi = hit ? s.toi : 1;
   certain = hit && s.certain;
+  cut = hit && s.cut;
   return hit;
 }
 
@@ -494,12 +498,13 @@ cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) {
     if (!(v.cwiseAbs().maxCoeff() <= 0x1p200)) {  // also catches NaN: report, never miss
       res.hit = true;
       res.toi = 0;
+      res.cut_short = true;
       return res;
     }
   if (boxes_disjoint(q)) return res;
   double toi1 = 0;
-  bool certain = false;
-  if (!stage<DoubleTraits>(q, ccd_max_nodes, ccd_max_depth, toi1, certain, tr)) return res;
+  bool certain = false, cut = false;
+  if (!stage<DoubleTraits>(q, ccd_max_nodes, ccd_max_depth, toi1, certain, cut, tr)) return res;
   res.hit = true;
   res.toi = toi1;
   if (certain) return res;
@@ -507,12 +512,13 @@ cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) {
   // width 2^-100; it decides the near misses that double precision cannot separate.
   tr.second_stage = true;
   double toi2 = 0;
-  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, tr)) {
+  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr)) {
     res.hit = false;
     res.toi = 1;
     return res;
   }
   res.toi = std::max(toi1, toi2);  // both are certified lower bounds of t*
+  res.cut_short = cut && !certain;  // the final word came from the budget, not a leaf
   return res;
 }
 

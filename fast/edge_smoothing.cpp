@@ -20,37 +20,57 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 // Nearest direction of the cone spanned by unit generators g to d (see the reference for
 // why the largest candidate projection is the cone projection); inside when that candidate
-// is d itself or d - q is not polar.
+// is d itself or d - q is not polar. Candidates in the reference's order (rays, then faces
+// i < j); the piece reported is the first candidate within 32 eps |d| of the best, so that
+// exactly parallel generators and coplanar faces (identical candidates in the reference,
+// which keeps the first) get the reference's label.
 struct Cone {
   bool inside = false, has = false;
   Vec3 best = Vec3::Zero();
   double best2 = 0;
+  int i = -1, j = -1;  // the piece: ray i (j = -1) or face (i, j)
+  Vec3 q = Vec3::Zero();  // that piece's candidate
 };
 Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
   Cone c;
   const std::size_t n = g.size();
-  auto offer = [&](double q2, const Vec3& q) {
-    if (!c.has || q2 > c.best2) c = {false, true, q, q2};
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const double di = d.dot(g[i]);
-    if (di > 0) offer(di * di, di * g[i]);
-    for (std::size_t j = i + 1; j < n; ++j) {
-      // Projection onto the plane of g_i, g_j through its normal w (not the 2x2 Gram system,
-      // which cancels catastrophically for nearly parallel generators). A wedge thinner than
-      // 64 eps is skipped: its rays are candidates already and it is within the stated bound.
-      const Vec3 w = g[i].cross(g[j]);
-      const double wn = w.norm();
-      if (!(wn > 64 * std::numeric_limits<double>::epsilon())) continue;
-      const Vec3 u = w / wn;
-      const Vec3 q = d - d.dot(u) * u;
-      if (q.cross(g[j]).dot(u) > 0 && g[i].cross(q).dot(u) > 0) offer(q.squaredNorm(), q);
+  // Candidates in the reference's order; `visit` returns true to stop. Two passes (the best,
+  // then the first within the tie distance of it), so no allocation.
+  auto each = [&](auto&& visit) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double di = d.dot(g[i]);
+      if (di > 0 && visit(Vec3(di * g[i]), static_cast<int>(i), -1)) return;
     }
-  }
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j) {
+        // Projection onto the plane of g_i, g_j through its normal w (not the 2x2 Gram
+        // system, which cancels catastrophically for nearly parallel generators). A wedge
+        // thinner than 64 eps is skipped: its rays are candidates already and it is within
+        // the stated bound.
+        const Vec3 w = g[i].cross(g[j]);
+        const double wn = w.norm();
+        if (!(wn > 64 * std::numeric_limits<double>::epsilon())) continue;
+        const Vec3 u = w / wn;
+        const Vec3 q = d - d.dot(u) * u;
+        if (q.cross(g[j]).dot(u) > 0 && g[i].cross(q).dot(u) > 0 &&
+            visit(q, static_cast<int>(i), static_cast<int>(j)))
+          return;
+      }
+  };
+  each([&](const Vec3& q, int, int) {
+    const double q2 = q.squaredNorm();
+    if (!c.has || q2 > c.best2) {
+      c.has = true;
+      c.best2 = q2;
+      c.best = q;
+    }
+    return false;
+  });
   if (!c.has) return c;
+  const double tie = 32 * std::numeric_limits<double>::epsilon() * d.norm();
   // d on a candidate face (exactly, in the reference) comes out within rounding of it here:
   // within 32 eps (below the stated bound) it counts as inside.
-  if ((d - c.best).norm() <= 32 * std::numeric_limits<double>::epsilon() * d.norm()) {
+  if ((d - c.best).norm() <= tie) {
     c.inside = true;
     return c;
   }
@@ -61,8 +81,15 @@ Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
   for (const auto& x : g)
     if (x.dot(r) > 1e-9) {
       c.inside = true;
-      break;
+      return c;
     }
+  each([&](const Vec3& q, int i, int j) {  // outside: the piece, as labelled above
+    if ((q - c.best).norm() > tie) return false;
+    c.i = i;
+    c.j = j;
+    c.q = q;
+    return true;
+  });
   return c;
 }
 
@@ -73,7 +100,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const int f = q.facet;
   cases::EdgeSmoothingResult r;
   r.region_margin = r.side_margin = r.zone_margin = r.cone_margin = r.polar_margin = nan;
-  r.condition = nan;
+  r.on_facet_margin = r.feature_margin = r.condition = nan;
   const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
   const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
   r.region = cf.region;
@@ -86,7 +113,8 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   r.overlap = q.radius - dist;
   r.zone = Zone::none;
   r.point = cf.point;
-  if (dist == 0) {
+  if (dist <= on_facet_tolerance(q)) {  // n undefined at double precision (header)
+    r.centre_on_facet = true;
     r.normal = n1;
     r.point = q.centre;
     return r;
@@ -128,17 +156,30 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   if (cone.inside) return r;
   r.adjusted = true;
   if (cone.has) {
-    r.normal = cone.best.normalized();
+    r.cone_i = cone.i;
+    r.cone_j = cone.j;
+    r.normal = cone.j < 0 ? g[cone.i] : cone.q.normalized();
   } else {  // polar: the generator nearest to d, first in fan order on ties (as the reference)
     r.polar = true;
     std::size_t best = 0;
     for (std::size_t i = 1; i < g.size(); ++i)
       if (D.dot(g[i]) > D.dot(g[best])) best = i;
-    r.normal = g[best];
+    // Ties within rounding (32 eps |d|, below the stated bound) go to the first in fan order.
+    const double tie = 32 * std::numeric_limits<double>::epsilon() * dist;
+    std::size_t first = 0;
+    while (D.dot(g[first]) < D.dot(g[best]) - tie) ++first;
+    r.cone_i = static_cast<int>(first);
+    r.normal = g[first];
   }
   const Vec3& v = m.vertex(f, k);
   r.point = q.centre - (q.centre - v).dot(r.normal) * r.normal;
   return r;
+}
+
+double on_facet_tolerance(const cases::EdgeSmoothingQuery& q) {
+  double L = q.centre.cwiseAbs().maxCoeff();
+  for (int k = 0; k < 3; ++k) L = std::max(L, q.mesh->vertex(q.facet, k).cwiseAbs().maxCoeff());
+  return 0x1p-26 * L;
 }
 
 EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q,
@@ -155,13 +196,14 @@ EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q,
       }
       h = std::min(h, m.normal(g).norm() / longest);
     }
-  (void)fr;
   const auto cf = closest_feature(
       {q.centre, m.vertex(q.facet, 0), m.vertex(q.facet, 1), m.vertex(q.facet, 2)});
   const double d = std::sqrt(cf.squared_distance);  // the contact direction's conditioning
   const double eps = std::numeric_limits<double>::epsilon();
-  const double kappa = L / std::min(h, d);  // d = 0: n undefined, no bound
-  return {64 * eps * kappa, 64 * eps * kappa * L};
+  // On the facet n1 is reported (no d); otherwise d > on_facet_tolerance, so kappa is finite.
+  const double kappa = L / std::min(h, fr.centre_on_facet ? std::numeric_limits<double>::infinity() : d);
+  const double kappa_h = L / h;
+  return {64 * eps * kappa, 64 * eps * kappa * L, on_facet_tolerance(q) + 64 * eps * kappa_h * L};
 }
 
 }  // namespace contactbench::fast

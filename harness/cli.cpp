@@ -244,10 +244,14 @@ int cli_main(int argc, char** argv) {
                    to_string(f.agreement), f.justification);
         if (f.planted) continue;
         fmt::print("    generators: random, degenerate\n");
-        const auto names = f.canonical_names(opts);
-        fmt::print("    canonical: {} cases", names.size());
-        for (std::size_t i = 0; i < names.size() && i < 8; ++i) fmt::print("{} {}", i ? "," : ":", names[i]);
-        fmt::print("{}\n", names.size() > 8 ? ", ..." : "");
+        try {  // a missing data set must not hide the other families
+          const auto names = f.canonical_names(opts);
+          fmt::print("    canonical: {} cases", names.size());
+          for (std::size_t i = 0; i < names.size() && i < 8; ++i) fmt::print("{} {}", i ? "," : ":", names[i]);
+          fmt::print("{}\n", names.size() > 8 ? ", ..." : "");
+        } catch (const cases::InputError& e) {
+          fmt::print("    canonical: unavailable: {}\n", e.what());
+        }
       }
       fmt::print("scenarios:\n");
       for (const auto& s : scenarios()) fmt::print("  {:<26} {}\n", s.name, s.description);

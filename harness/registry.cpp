@@ -26,12 +26,14 @@ const std::vector<Family>& families() {
   static const std::vector<Family> table = {
       make_family<ClosestFeaturePair>(
           Agreement::approximate,
-          "region excused only within 32u·kappa·(1+R/L)^2·(L/l) of a boundary (forward error of "
-          "the degree-4 side tests); point and squared distance within the same bound"),
+          "fast's region excused only when p's exact distance to that region is within "
+          "32u·kappa·(1+R/L)^2·(L/l) (forward error of the degree-4 side tests); point within that "
+          "+4u·M/L, squared distance within 2·point·(1+R/L)+4u(1+R/L)^2"),
       make_family<CcdPair>(
           Agreement::conservative,
-          "hit may be a false positive (counted), never a miss; toi a certified lower bound of "
-          "the exact t* (forward error bounds 16u|.| on Bernstein coefficients, then double-double)"),
+          "never a miss; a false positive is counted only when the exact motion comes within 2^-37 "
+          "of the scale of touching (or the search was cut short), else wrong; toi a certified "
+          "lower bound of t*, at most 2^-47 early unless the primitives are within 2^-37 there"),
       make_family<EdgeSmoothingPair>(
           Agreement::approximate,
           "decisions excused only within 64u·kappa (zones, cone; dimensionless) or 64u·kappa·L "

@@ -15,11 +15,17 @@ cases::CcdResult ccd(const cases::CcdQuery& q);
 // How far a non-colliding query is from touching: the minimum over t in [0, 1] of the
 // distance between the primitives, divided by the query's scale (cases::ccd_scale). Not
 // exact: sampled on 1025 times, then refined by golden-section search in long double around
-// the best samples (a report quantity for false positives, not a decision). 0 for a hit.
+// the best samples. It is an UPPER estimate: every value it takes the minimum of is the
+// distance between two actual points of the primitives at some time, so sampling and search
+// can only over-estimate; the only error below the true value is long-double rounding of
+// positions and norms (about 2^-60 of the scale). 0 for a hit.
 double ccd_separation(const cases::CcdQuery& q);
+// The same for a query already known to miss (skips the exact decision).
+double ccd_separation_of_miss(const cases::CcdQuery& q);
 
-// Distance between the primitives at time t (long double, not exact): the independent
-// check the tests use on the exact answers, and the basis of ccd_separation.
+// Distance between the primitives at time t divided by nothing (absolute; long double, not
+// exact, an upper estimate in the sense above): the independent check the tests use on the
+// exact answers, the basis of ccd_separation, and the gate's test of an early fast toi.
 double ccd_distance_at(const cases::CcdQuery& q, double t);
 
 }  // namespace contactbench::reference

@@ -17,7 +17,8 @@ struct EdgeSmoothingPair {
   static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
   static Query random(cases::Rng& rng) { return cases::random_edge_smoothing(rng); }
   static Query degenerate(cases::Rng& rng) { return cases::degenerate_edge_smoothing(rng); }
-  // Discrete fields in decision order (region, side, zone, adjusted), each judged against the
+  // Discrete fields in decision order (region, side, centre_on_facet, zone, adjusted, and for
+  // an adjusted vertex cone polar and cone_feature), each judged against the
   // reference's exact margin and fast::edge_smoothing_bound; a discrete mismatch ends the
   // comparison (the continuous fields then describe different rules). Continuous fields
   // relative to the largest coordinate L: |n' - n'_ref|, |point - point_ref| / L,

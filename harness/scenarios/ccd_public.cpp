@@ -49,12 +49,13 @@ int run_ccd_public(const ScenarioOptions& o) {
         best = std::min(best, now_ns() - t0);
       }
       r["fast"] = {{"hit", fst.hit}, {"toi", fst.toi}, {"ns", best}, {"nodes", tr.nodes},
-                   {"second_stage", tr.second_stage}, {"budget_exhausted", tr.budget_exhausted}};
+                   {"second_stage", tr.second_stage}, {"budget_exhausted", tr.budget_exhausted},
+                   {"cut_short", fst.cut_short}};
       const bool truth = q.ground_truth == 1;
       misses += truth && !fst.hit;
       if (!truth && fst.hit) {
         ++false_pos;
-        r["separation"] = reference::ccd_separation(q);
+        r["separation"] = reference::ccd_separation_of_miss(q);
       }
       if (do_ref && ref.hit && fst.hit && !(fst.toi <= ref.toi)) ++bad_toi;
     }
@@ -68,7 +69,9 @@ int run_ccd_public(const ScenarioOptions& o) {
                         {"fast_limits", {{"max_depth", fast::ccd_max_depth},
                                          {"max_nodes", fast::ccd_max_nodes},
                                          {"max_depth_dd", fast::ccd_max_depth_dd},
-                                         {"max_nodes_dd", fast::ccd_max_nodes_dd}}},
+                                         {"max_nodes_dd", fast::ccd_max_nodes_dd},
+                                         {"separation_bound", fast::ccd_separation_bound},
+                                         {"toi_gap_bound", fast::ccd_toi_gap_bound}}},
                         {"queries", std::move(records)}};
   write_json(o.out_dir + "/ccd_public.json", out);
   fmt::print("ccd_public: {} queries; reference vs ground truth: {} differ; fast: {} missed, {} "

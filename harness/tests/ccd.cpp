@@ -1,6 +1,8 @@
 // Suite ccd: the exact reference against hand-derived answers, exact invariances and the
 // public ground truth; the conservative fast variant (never a miss, toi a lower bound,
-// bounded work); the public CSV reader's error messages; and the gate over the public set.
+// bounded work); the public CSV and JSON readers' error messages and the completeness check
+// of the public folder; and the gate over the public set, with planted kernels (always hit,
+// early toi, late toi, misses) that it must fail.
 #include "harness/pairs/ccd.hpp"
 #include "harness/registry.hpp"
 #include "harness/tests/test_util.hpp"
@@ -8,6 +10,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <pthread.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include <cmath>
 #include <functional>
@@ -395,6 +401,70 @@ BOOST_AUTO_TEST_CASE(json_lines_eval_and_errors) {
   test::TempFile kind("k.jsonl", R"({"kind": "edge-face", "x": []})" "\n");
   BOOST_TEST(contains(error_of([&] { harness::find_family("ccd")->eval(kind.str(), {}); }), "field kind"));
   BOOST_TEST(test::run_cli({"eval", "--family", "ccd", "--input", bad.str()}) == 2);
+  // A misspelled key is rejected, not ignored.
+  auto j = cases::to_json(q);
+  j["grond_truth"] = 1;
+  test::TempFile typo("t.jsonl", j.dump() + "\n");
+  const auto tmsg = error_of([&] { harness::find_family("ccd")->eval(typo.str(), {}); });
+  BOOST_TEST(contains(tmsg, "field grond_truth: unknown key"), tmsg);
+  // Numbers may be hex strings (exact) or JSON numbers; a bad string names its field.
+  auto h = cases::to_json(q);
+  h["x"][0] = {"0x1.8p-3", 0.25, "-0x1p+0"};
+  const auto hq = cases::ccd_query_from_json(h, {"h", "line 1"});
+  BOOST_TEST(hq.x[0].x() == 0.1875);
+  BOOST_TEST(hq.x[0].y() == 0.25);
+  BOOST_TEST(hq.x[0].z() == -1.0);
+  h["x"][3][1] = "0x1.8p-3z";
+  BOOST_TEST(contains(error_of([&] { cases::ccd_query_from_json(h, {"h", "line 1"}); }), "field x[3][1]"));
+}
+
+// A copy of the public folder with one change, for the completeness tests.
+struct PublicCopy {
+  std::filesystem::path dir;
+  explicit PublicCopy(const std::function<void(const std::filesystem::path&)>& change) {
+    namespace fs = std::filesystem;
+    dir = fs::temp_directory_path() / ("contactbench_ccd_public_" + std::to_string(::getpid()) +
+                                       "_" + std::to_string(test::TempFile::counter()++));
+    const fs::path from = harness::default_shared_dir() + "/data/ccd-queries";
+    const fs::path to = dir / "data" / "ccd-queries";
+    fs::create_directories(to);
+    for (const auto& e : fs::recursive_directory_iterator(from)) {  // the source is read-only
+      const fs::path target = to / fs::relative(e.path(), from);
+      if (e.is_directory()) fs::create_directories(target);
+      else if (e.path().extension() == ".csv") fs::copy_file(e.path(), target);
+      if (fs::exists(target))
+        fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec,
+                        fs::perm_options::add);
+    }
+    change(to);
+  }
+  ~PublicCopy() { std::filesystem::remove_all(dir); }
+};
+
+BOOST_AUTO_TEST_CASE(incomplete_public_folder_fails_with_one_error_naming_it) {
+  namespace fs = std::filesystem;
+  const std::string folder = "unit-tests/edge-edge";
+  {
+    PublicCopy empty_file([&](const fs::path& root) {  // an emptied CSV: 0 queries there
+      std::ofstream(root / folder / "data_0_0.csv", std::ios::trunc);
+    });
+    const auto msg = error_of([&] { harness::ccd_public_queries(empty_file.dir.string()); });
+    BOOST_TEST(contains(msg, "incomplete"), msg);
+    BOOST_TEST(contains(msg, folder + " holds"), msg);
+    BOOST_TEST(test::run_cli({"check", "--family", "ccd", "--n", "10", "--quiet", "--shared",
+                              empty_file.dir.string(), "--json", test::TempFile("c.json").str()}) == 2);
+  }
+  {
+    PublicCopy missing([&](const fs::path& root) { fs::remove_all(root / "erleben-wedges"); });
+    const auto msg = error_of([&] { harness::ccd_public_queries(missing.dir.string()); });
+    BOOST_TEST(contains(msg, "erleben-wedges/vertex-face missing"), msg);
+  }
+  test::TempFile nothing("x");
+  BOOST_TEST(contains(error_of([&] { harness::ccd_public_queries(nothing.dir.string()); }),
+                      "ccd-queries"));
+  // Other families do not read the folder.
+  BOOST_TEST(test::run_cli({"check", "--family", "ground_ccd", "--n", "10", "--quiet", "--shared",
+                            nothing.dir.string(), "--json", test::TempFile("c.json").str()}) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -414,6 +484,19 @@ struct LateToi : harness::CcdPair {
   static Result fast(const Query& q) {
     auto r = contactbench::reference::ccd(q);
     if (r.hit) r.toi = std::nextafter(r.toi_up, 2.0);
+    return r;
+  }
+};
+// The review's counterexample: a contact at t = 0 for every query (never a miss, toi
+// always a lower bound). And a kernel whose toi is far too early (half the exact one).
+struct AlwaysHit : harness::CcdPair {
+  static Result fast(const Query&) { return {.hit = true, .toi = 0}; }
+};
+struct EarlyToi : harness::CcdPair {
+  static Result fast(const Query& q) {
+    auto r = contactbench::reference::ccd(q);
+    r.toi_up = NAN;
+    if (r.hit) r.toi = r.toi / 2;
     return r;
   }
 };
@@ -451,6 +534,43 @@ BOOST_AUTO_TEST_CASE(faulty_variants_fail_the_gate) {
     BOOST_TEST(contains(e.body["detail"].get<std::string>(), "toi_lower_bound"));
 }
 
+// `check` exits 1 exactly when some family has a `wrong` (harness/cli.cpp exit_code).
+BOOST_AUTO_TEST_CASE(always_hit_and_early_toi_fail_the_gate) {
+  harness::CheckOptions o;
+  o.n = 400;
+  o.canonical = false;
+  o.timing = false;
+  const auto always = harness::detail::check<AlwaysHit>(o);
+  BOOST_TEST(always.total.wrong > 100u);
+  BOOST_TEST(always.total.agree + always.total.false_positive + always.total.wrong == 400u);
+  bool saw_hit = false, saw_early = false;
+  for (const auto& e : always.examples.at("wrong")) {
+    const auto d = e.body["detail"].get<std::string>();
+    saw_hit = saw_hit || contains(d, "hit: reference false fast true (not cut short)");
+    saw_early = saw_early || contains(d, "toi_early");
+  }
+  BOOST_TEST(saw_hit);
+  BOOST_TEST(saw_early);
+  const auto early = harness::detail::check<EarlyToi>(o);
+  BOOST_TEST(early.total.wrong > 50u);
+  for (const auto& e : early.examples.at("wrong"))
+    BOOST_TEST(contains(e.body["detail"].get<std::string>(), "toi_early"));
+  // And on the public set, where the review's kernel passed with exit 0 before.
+  harness::CheckOptions p;
+  p.n = 0;
+  p.timing = false;
+  const auto pub = harness::detail::check<AlwaysHit>(p);
+  BOOST_TEST(pub.total.wrong > 6000u);
+}
+
+BOOST_AUTO_TEST_CASE(ground_truth_mismatch_is_labelled_as_such) {
+  auto q = cases::ccd_canonical_cases().front().query;  // a hit
+  q.ground_truth = 0;
+  const auto r = contactbench::reference::ccd(q);
+  const auto d = harness::describe(harness::CcdPair::compare(q, r, contactbench::fast::ccd(q)));
+  BOOST_TEST(contains(d, "reference_vs_ground_truth: reference true but ground truth is false fast true"), d);
+}
+
 BOOST_AUTO_TEST_CASE(cli_check_exits_zero) {
   BOOST_TEST(test::run_cli({"check", "--family", "ccd", "--n", "200", "--quiet", "--json",
                             test::TempFile("c.json").str()}) == 0);
@@ -458,3 +578,46 @@ BOOST_AUTO_TEST_CASE(cli_check_exits_zero) {
 
 BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE_END()
+
+// The measurement behind the bounds quoted in fast/ccd.hpp and the README (not part of the
+// default run): build/contactbench_tests --run_test=ccd_measure_bounds --log_level=message
+// (MEASURE_N generated queries of each generator, default 20,000).
+BOOST_AUTO_TEST_CASE(ccd_measure_bounds, *boost::unit_test::disabled()) {
+  std::vector<std::pair<std::string, CcdQuery>> all;
+  for (auto& nq : harness::ccd_public_queries("")) all.push_back({nq.name, nq.query});
+  const int n = std::getenv("MEASURE_N") ? std::atoi(std::getenv("MEASURE_N")) : 20000;
+  for (bool deg : {false, true}) {
+    int i = 0;
+    for (auto& q : generated(n, deg, 77)) all.push_back({(deg ? "deg#" : "rnd#") + std::to_string(i++), q});
+  }
+  double max_small_gap = 0, max_sep = 0, max_early_d = 0, max_gap = 0;
+  int fp = 0, fp_cut = 0, early = 0, early_cut = 0, cut_total = 0;
+  for (auto& [name, q] : all) {
+    const auto r = contactbench::reference::ccd(q);
+    contactbench::fast::CcdTrace tr;
+    const auto f = contactbench::fast::ccd(q, &tr);
+    cut_total += f.cut_short;
+    if (!r.hit && f.hit) {
+      ++fp;
+      fp_cut += f.cut_short;
+      const double s = contactbench::reference::ccd_separation_of_miss(q);
+      max_sep = std::max(max_sep, f.cut_short ? 0.0 : s);
+      BOOST_TEST_MESSAGE("FP " << name << " sep " << s << " cut " << f.cut_short << " nodes " << tr.nodes << " stage2 " << tr.second_stage);
+    }
+    if (r.hit && f.hit) {
+      const double gap = r.toi - f.toi;
+      max_gap = std::max(max_gap, gap);
+      if (gap <= 0x1p-47) max_small_gap = std::max(max_small_gap, gap);
+      else {
+        ++early;
+        early_cut += f.cut_short;
+        const double d = contactbench::reference::ccd_distance_at(q, f.toi) / cases::ccd_scale(q);
+        max_early_d = std::max(max_early_d, d);
+        if (std::getenv("MEASURE_VERBOSE")) BOOST_TEST_MESSAGE("EARLY " << name << " gap " << gap << " d " << d << " cut " << f.cut_short << " stage2 " << tr.second_stage);
+      }
+    }
+  }
+  BOOST_TEST_MESSAGE("queries " << all.size() << " fp " << fp << " (cut " << fp_cut << ") max sep " << max_sep
+                     << " | max gap<=2^-47 " << max_small_gap << " (2^" << std::log2(max_small_gap) << ") early " << early << " (cut " << early_cut
+                     << ") max d " << max_early_d << " max gap " << max_gap << " cut total " << cut_total);
+}

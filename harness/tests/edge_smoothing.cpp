@@ -120,6 +120,45 @@ std::vector<cases::EdgeSmoothingQuery> generated(int n, bool degenerate) {
   return out;
 }
 
+// Vertex-cone polar cases exist only with the centre in facet 1's plane (facet 1's own
+// generator then has d.g = 0, the largest possible). Exact tie: the canonical fan at u with
+// d = (-1, -1, 0): +z (facet 1, and the flat facet across edge2) and the closer's (3,-3,2)
+// are orthogonal to d; (3,0,4) makes cos = -3/(5 sqrt 2), clearly worse.
+cases::EdgeSmoothingQuery polar_tie() {
+  auto q = canonical("vertex_outside_cone");
+  q.centre = Vec3(-1, -3, 0);
+  q.radius = 2;
+  return q;
+}
+
+// Near tie: the same fan with the apex across edge2 lifted by zeta (a power of two, exact):
+// the facet across edge2 tilts to (zeta, zeta, 4) and the closer to (6-2 zeta, 4 zeta-6, 4),
+// both at cos = -2 zeta / (|d| |g|) < 0 against n1's 0.
+cases::EdgeSmoothingQuery polar_near_tie(double zeta) {
+  const Vec3 u(0, -2, 0), v(0, 2, 0), w(-2, 0, 0);
+  const std::array<Vec3, 3> apex{Vec3(4, 0, -3), v + w - u, Vec3(-2, -4, zeta)};
+  cases::EdgeSmoothingQuery q;
+  q.mesh = cases::smoothing_patch(u, v, w, apex, {true, true, true}, {true, true, true});
+  q.facet = 0;
+  q.centre = Vec3(-1, -3, 0);
+  q.radius = 2;
+  return q;
+}
+
+// Unit generators of the vertex cone of a vertex contact, in oriented_fan order.
+std::vector<Vec3> generators(const cases::EdgeSmoothingQuery& q, const cases::EdgeSmoothingResult& r) {
+  const int k = static_cast<int>(r.region) - 4;
+  std::vector<Vec3> g;
+  for (const auto& [f, s] : cases::oriented_fan(*q.mesh, q.facet, q.mesh->facets()[q.facet][k]))
+    g.push_back(s * (r.side < 0 ? -1.0 : 1.0) * q.mesh->normal(f).normalized());
+  return g;
+}
+
+std::string verdict(const cases::EdgeSmoothingQuery& q, const cases::EdgeSmoothingResult& ref,
+                    const cases::EdgeSmoothingResult& fast) {
+  return harness::to_string(harness::judge(harness::EdgeSmoothingPair::compare(q, ref, fast)));
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(edge_smoothing)
@@ -193,6 +232,97 @@ BOOST_AUTO_TEST_CASE(green_zone_normal_is_unit_minus_n1) {
   const auto r = ref::edge_smoothing(canonical("green_behind"));
   BOOST_TEST(std::abs(r.normal.norm() - 1) <= 1e-16);
   BOOST_TEST((r.normal + Vec3(0, 0, 1)).norm() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(polar_exact_tie_first_in_fan_order_margin_zero) {
+  const auto q = polar_tie();
+  const auto r = ref::edge_smoothing(q);
+  BOOST_TEST(cases::to_string(r.zone) == std::string("vertex_cone"));
+  BOOST_TEST(r.side == 0);
+  BOOST_TEST_REQUIRE(r.polar);
+  const auto g = generators(q, r);
+  BOOST_TEST_REQUIRE(r.generator_gap.size() == g.size());
+  BOOST_TEST(r.cone_j == -1);
+  BOOST_TEST(r.feature_margin == 0.0);
+  // Every generator orthogonal to d ties (gap exactly 0); the reference keeps the first.
+  int first_tie = -1, ties = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const bool tie = std::abs(g[i].dot(Vec3(-1, -1, 0))) < 1e-15;
+    BOOST_TEST((r.generator_gap[i] == 0.0) == tie);
+    if (tie && first_tie < 0) first_tie = static_cast<int>(i);
+    ties += tie;
+    if (!tie) BOOST_TEST(std::abs(r.generator_gap[i] - 3 / (5 * std::sqrt(2.0))) <= 1e-15);
+  }
+  BOOST_TEST(ties == 3);  // +z twice and (3,-3,2)
+  BOOST_TEST(r.cone_i == first_tie);
+  BOOST_TEST((r.normal - g[first_tie]).norm() <= 1e-15);
+  BOOST_TEST(r.condition == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(polar_near_tie_picks_the_better_generator) {
+  for (double zeta : {0x1p-20, 0x1p-50}) {
+    const auto q = polar_near_tie(zeta);
+    const auto r = ref::edge_smoothing(q);
+    BOOST_TEST_CONTEXT("zeta " << zeta) {
+      BOOST_TEST_REQUIRE(r.polar);
+      const auto g = generators(q, r);
+      BOOST_TEST((r.normal - Vec3(0, 0, 1)).norm() == 0.0);  // n1 is the unique best
+      BOOST_TEST((g[r.cone_i] - Vec3(0, 0, 1)).norm() == 0.0);
+      // The tilted generators lose by 2 zeta / (|d| |g|): zeta / (2 sqrt 2) for (zeta, zeta, 4)
+      // and, the smaller, zeta / sqrt(44) for the closer (|g| = sqrt(88) to first order).
+      BOOST_TEST(r.feature_margin > 0.0);
+      BOOST_TEST(std::abs(r.feature_margin - zeta / std::sqrt(44.0)) <= 1e-3 * zeta);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(projected_piece_and_its_margin) {
+  // vertex_outside_cone: P(d) inside the face of (3,0,4) and (3,-3,2); the margin is the
+  // distance of P(d) to the nearer of the two generators' lines, over |d|. vertex_behind:
+  // -d projects onto the ray +z; the piece is a single generator (condition 1).
+  {
+    const auto& q = canonical("vertex_outside_cone");
+    const auto r = ref::edge_smoothing(q);
+    const auto g = generators(q, r);
+    BOOST_TEST_REQUIRE(r.cone_i >= 0);
+    BOOST_TEST_REQUIRE(r.cone_j > r.cone_i);
+    BOOST_TEST((g[r.cone_i].cross(g[r.cone_j]).normalized().cross(Vec3(4, 2, -3).normalized())).norm() <= 1e-15);
+    const Vec3 d(4, -2, 1), p = Vec3(80, -76, 56) / 29;
+    const double m = std::min(p.cross(g[r.cone_i]).norm(), p.cross(g[r.cone_j]).norm()) / d.norm();
+    BOOST_TEST(std::abs(r.feature_margin - m) <= 1e-15);
+    BOOST_TEST(r.feature_margin > 0.01);  // 0.035: P(d) is near the line of (3,-3,2)
+    BOOST_TEST(std::isfinite(r.condition));
+    const auto f = fst::edge_smoothing(q);
+    BOOST_TEST(f.cone_i == r.cone_i);
+    BOOST_TEST(f.cone_j == r.cone_j);
+    auto f_ray = f;  // a fast variant landing on one of the face's rays instead: far from it
+    f_ray.cone_j = -1;
+    BOOST_TEST(verdict(q, r, f_ray) == "wrong");
+  }
+  {
+    const auto& q = canonical("vertex_behind");
+    const auto r = ref::edge_smoothing(q);
+    BOOST_TEST_REQUIRE(r.cone_i >= 0);
+    BOOST_TEST(r.cone_j == -1);
+    BOOST_TEST(!r.polar);
+    BOOST_TEST(r.condition == 1.0);
+    BOOST_TEST(r.feature_margin > 0.1);
+    const auto f = fst::edge_smoothing(q);
+    BOOST_TEST(f.cone_i == r.cone_i);
+    BOOST_TEST(f.cone_j == -1);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(centre_on_facet_is_an_explicit_state) {
+  const auto r = ref::edge_smoothing(canonical("centre_on_facet"));
+  BOOST_TEST(r.centre_on_facet);
+  BOOST_TEST(r.on_facet_margin == 0.0);
+  auto q = canonical("centre_on_facet");
+  q.centre.z() = 0x1p-40;
+  const auto s = ref::edge_smoothing(q);
+  BOOST_TEST(!s.centre_on_facet);
+  BOOST_TEST(s.on_facet_margin == 0x1p-40);
+  BOOST_TEST((s.normal - Vec3(0, 0, 1)).norm() == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(vertex_cone_direction_is_nearest_in_cone) {
@@ -398,6 +528,84 @@ BOOST_AUTO_TEST_CASE(check_finds_nothing_wrong_and_some_boundary) {
   BOOST_TEST(s.total.wrong == 0u);
   BOOST_TEST(s.total.boundary > 0u);  // the degenerate generator reaches exact boundaries
   BOOST_TEST(s.by_source.at("canonical").agree == cases::canonical_edge_smoothing().size());
+}
+
+BOOST_AUTO_TEST_CASE(polar_tie_other_generator_is_boundary_worse_one_is_wrong) {
+  const auto q = polar_tie();
+  const auto r = ref::edge_smoothing(q);
+  const auto f = fst::edge_smoothing(q);
+  BOOST_TEST(f.polar);
+  BOOST_TEST(f.cone_i == r.cone_i);  // ties within rounding go to the first, as exactly
+  BOOST_TEST(verdict(q, r, f) == "agree");
+  const auto g = generators(q, r);
+  int other = -1, worse = -1;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    if (r.generator_gap[i] == 0.0 && (g[i] - g[r.cone_i]).norm() > 0.1) other = static_cast<int>(i);
+    if (r.generator_gap[i] > 0.1) worse = static_cast<int>(i);
+  }
+  BOOST_TEST_REQUIRE(other >= 0);
+  BOOST_TEST_REQUIRE(worse >= 0);
+  auto f_other = f, f_worse = f;
+  f_other.cone_i = other;
+  f_other.normal = g[other];
+  f_worse.cone_i = worse;
+  f_worse.normal = g[worse];
+  BOOST_TEST(verdict(q, r, f_other) == "boundary");
+  BOOST_TEST(verdict(q, r, f_worse) == "wrong");
+}
+
+BOOST_AUTO_TEST_CASE(polar_near_tie_judged_by_the_exact_gap) {
+  // zeta = 2^-50: gap ~3e-16, inside the stated bound: the other generator is `boundary`.
+  // zeta = 2^-20: gap ~3e-7, far outside: the other generator is `wrong`.
+  for (double zeta : {0x1p-50, 0x1p-20}) {
+    const auto q = polar_near_tie(zeta);
+    const auto r = ref::edge_smoothing(q);
+    const auto f = fst::edge_smoothing(q);
+    const auto b = fst::edge_smoothing_bound(q, f);
+    BOOST_TEST_CONTEXT("zeta " << zeta) {
+      BOOST_TEST(verdict(q, r, f) != "wrong");
+      const auto g = generators(q, r);
+      int other = -1;
+      for (std::size_t i = 0; i < g.size(); ++i)
+        if (r.generator_gap[i] > 0 && r.generator_gap[i] < 1e-3) other = static_cast<int>(i);
+      BOOST_TEST_REQUIRE(other >= 0);
+      auto f_other = r;  // the reference's answer with only the generator changed
+      f_other.cone_i = other;
+      f_other.normal = g[other];
+      const bool inside = r.generator_gap[other] <= b.angle;
+      BOOST_TEST(inside == (zeta < 1e-9));
+      BOOST_TEST(verdict(q, r, f_other) ==
+                 std::string(inside ? "boundary" : "wrong"));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(centre_within_tolerance_of_facet_is_boundary_not_infinite_bound) {
+  auto q = canonical("centre_on_facet");
+  BOOST_TEST(verdict(q, ref::edge_smoothing(q), fst::edge_smoothing(q)) == "agree");
+  q.centre.z() = 0x1p-40;  // fast: n undefined at double precision; reference: n = +z
+  const auto r = ref::edge_smoothing(q), f = fst::edge_smoothing(q);
+  BOOST_TEST(f.centre_on_facet);
+  BOOST_TEST(!r.centre_on_facet);
+  BOOST_TEST(verdict(q, r, f) == "boundary");
+  q.centre.z() = 1e-3;  // well defined: both compute n, within a finite bound
+  const auto c = harness::EdgeSmoothingPair::compare(q, ref::edge_smoothing(q), fst::edge_smoothing(q));
+  BOOST_TEST(std::string(harness::to_string(harness::judge(c))) == "agree", harness::describe(c));
+  for (const auto& e : c.errors) BOOST_TEST(e.bound < 1e-6, e.field);
+}
+
+BOOST_AUTO_TEST_CASE(stated_normal_bound_is_finite_for_every_query) {
+  harness::CheckOptions o;
+  o.n = 100000;
+  o.seed = 1;
+  o.timing = false;
+  const auto s = harness::find_family("edge_smoothing")->check(o);
+  BOOST_TEST(s.total.wrong == 0u);
+  BOOST_TEST_REQUIRE(s.error_bound.count("normal") == 1u);
+  BOOST_TEST_MESSAGE("largest stated normal bound " << s.error_bound.at("normal"));
+  BOOST_TEST(std::isfinite(s.error_bound.at("normal")));
+  BOOST_TEST(s.error_bound.at("normal") < 1e-6);
+  BOOST_TEST(std::isfinite(s.error_bound.at("point")));
 }
 
 BOOST_AUTO_TEST_CASE(run_twice_is_deterministic) {

@@ -357,6 +357,17 @@ std::optional<Alg> earliest_of(std::vector<Alg>& cands) {
   return std::move(cands[best]);
 }
 
+// Pushes the first root of f in [0, 1] (increasing order) at which `touch` holds exactly.
+template <class Touch>
+void push_first_root(const Poly& f, Touch&& touch, std::vector<Alg>& cands) {
+  if (f.zero()) return;
+  for (auto& r : roots01(f))
+    if (touch(r)) {
+      cands.push_back(std::move(r));
+      return;
+    }
+}
+
 // Point vs point: d(t) = p(t) - x(t) is linear per coordinate.
 struct PointPoint {
   PVec d;
@@ -401,16 +412,33 @@ struct PointEdge {
     if (!all_zero(cr)) {
       Poly g;  // common roots of the components: roots of their gcd
       for (const auto& c : cr) g = gcd(g, c);
-      for (auto& r : roots01(g)) {
-        if (interior_touch(r)) {
-          cands.push_back(std::move(r));
-          break;
-        }
-      }
+      push_first_root(g, [this](Alg& r) { return interior_touch(r); }, cands);
     }
     return earliest_of(cands);
   }
 };
+
+// The search shared by vertex-face and edge-edge: contact at t = 0; else the smallest of
+// the first root of the coplanarity cubic f where `main_touch` holds (the point inside the
+// non-degenerate triangle / the edges crossing at interior points) and the earliest
+// contact of every point-edge sub-problem whose swept boxes can meet.
+// sub[k] = {point vertex, segment end, segment end} (indices into the query's x).
+template <class Touch, class AnyTouch, std::size_t N>
+std::optional<Alg> earliest_contact(const cases::CcdQuery& q, const Poly& f, Touch&& main_touch,
+                                    AnyTouch&& any_touch, const std::array<PointEdge, N>& edges,
+                                    const std::array<std::array<int, 3>, N>& sub) {
+  Alg zero = Alg::exact(0);
+  if (any_touch(zero)) return zero;
+  std::vector<Alg> cands;
+  push_first_root(f, main_touch, cands);
+  const auto& x = q.x;
+  for (std::size_t k = 0; k < N; ++k) {
+    const auto [p, s0, s1] = sub[k];
+    if (boxes_disjoint({&x[p], &x[p + 4]}, {&x[s0], &x[s1], &x[s0 + 4], &x[s1 + 4]})) continue;
+    if (auto t = edges[k].earliest()) cands.push_back(std::move(*t));
+  }
+  return earliest_of(cands);
+}
 
 struct VertexFace {
   PVec p, a, b, c;
@@ -433,26 +461,9 @@ struct VertexFace {
     return false;
   }
   std::optional<Alg> earliest(const cases::CcdQuery& q) const {
-    Alg zero = Alg::exact(0);
-    if (touch(zero)) return zero;
-    std::vector<Alg> cands;
-    if (!f.zero()) {
-      for (auto& r : roots01(f)) {
-        if (face_touch(r)) {
-          cands.push_back(std::move(r));
-          break;
-        }
-      }
-    }
-    static constexpr int ends[3][2] = {{1, 2}, {2, 3}, {3, 1}};
-    for (int k = 0; k < 3; ++k) {
-      const auto& x = q.x;
-      if (boxes_disjoint({&x[0], &x[4]},
-                         {&x[ends[k][0]], &x[ends[k][1]], &x[ends[k][0] + 4], &x[ends[k][1] + 4]}))
-        continue;
-      if (auto t = edges[k].earliest()) cands.push_back(std::move(*t));
-    }
-    return earliest_of(cands);
+    return earliest_contact(
+        q, f, [this](Alg& r) { return face_touch(r); }, [this](Alg& r) { return touch(r); },
+        edges, std::array<std::array<int, 3>, 3>{{{0, 1, 2}, {0, 2, 3}, {0, 3, 1}}});
   }
 };
 
@@ -479,27 +490,9 @@ struct EdgeEdge {
     return false;
   }
   std::optional<Alg> earliest(const cases::CcdQuery& q) const {
-    Alg zero = Alg::exact(0);
-    if (touch(zero)) return zero;
-    std::vector<Alg> cands;
-    if (!f.zero()) {
-      for (auto& r : roots01(f)) {
-        if (cross_touch(r)) {
-          cands.push_back(std::move(r));
-          break;
-        }
-      }
-    }
-    static constexpr int pt[4] = {0, 1, 2, 3};
-    static constexpr int seg[4][2] = {{2, 3}, {2, 3}, {0, 1}, {0, 1}};
-    for (int k = 0; k < 4; ++k) {
-      const auto& x = q.x;
-      if (boxes_disjoint({&x[pt[k]], &x[pt[k] + 4]},
-                         {&x[seg[k][0]], &x[seg[k][1]], &x[seg[k][0] + 4], &x[seg[k][1] + 4]}))
-        continue;
-      if (auto t = ends[k].earliest()) cands.push_back(std::move(*t));
-    }
-    return earliest_of(cands);
+    return earliest_contact(
+        q, f, [this](Alg& r) { return cross_touch(r); }, [this](Alg& r) { return touch(r); },
+        ends, std::array<std::array<int, 3>, 4>{{{0, 2, 3}, {1, 2, 3}, {2, 0, 1}, {3, 0, 1}}});
   }
 };
 
@@ -517,18 +510,21 @@ long double point_segment(const L3& p, const L3& a, const L3& b) {
   return (p - a - s * e).norm();
 }
 
-// Distance from p to the closed triangle a b c: the in-plane projection if it lies inside,
-// otherwise the nearest edge (also right for degenerate triangles).
+// Distance from p to the closed triangle a b c: to the in-plane projection if it lies
+// inside, otherwise to the nearest edge (also right for degenerate triangles). Every
+// candidate is the distance from p to an actual point of the triangle (the projection is
+// rebuilt as a + s (b - a) + t (c - a) from its computed coordinates s, t >= 0, s + t <= 1),
+// so rounding can only make the result larger than the true distance, never smaller, apart
+// from the rounding of the final norm and of the positions (relative 2^-60 or so).
 long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
   long double d = std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
-  const L3 n = (b - a).cross(c - a);
-  const long double nn = n.squaredNorm();
-  if (nn > 0) {
-    const long double h = (p - a).dot(n);
-    const L3 q = p - (h / nn) * n;
-    if (n.dot((b - a).cross(q - a)) >= 0 && n.dot((c - b).cross(q - b)) >= 0 &&
-        n.dot((a - c).cross(q - c)) >= 0)
-      d = std::min(d, std::abs(h) / std::sqrt(nn));
+  const L3 e1 = b - a, e2 = c - a, w = p - a;
+  const long double d11 = e1.dot(e1), d12 = e1.dot(e2), d22 = e2.dot(e2);
+  const long double w1 = w.dot(e1), w2 = w.dot(e2);
+  const long double det = d11 * d22 - d12 * d12;
+  if (det > 0) {
+    const long double s = (d22 * w1 - d12 * w2) / det, t = (d11 * w2 - d12 * w1) / det;
+    if (s >= 0 && t >= 0 && s + t <= 1) d = std::min(d, (w - s * e1 - t * e2).norm());
   }
   return d;
 }
@@ -592,6 +588,10 @@ double ccd_distance_at(const cases::CcdQuery& q, double t) {
 
 double ccd_separation(const cases::CcdQuery& q) {
   if (ccd(q).hit) return 0;
+  return ccd_separation_of_miss(q);
+}
+
+double ccd_separation_of_miss(const cases::CcdQuery& q) {
   constexpr int n = 1024;
   std::array<long double, n + 1> d;
   for (int i = 0; i <= n; ++i) d[i] = distance_at(q, static_cast<long double>(i) / n);

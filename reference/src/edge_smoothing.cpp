@@ -109,7 +109,7 @@ struct ConeResult {
   bool has_candidate = false;
   QV best;
   Q best_norm2 = 0;
-  int face_i = -1, face_j = -1;  // generators of the best face (-1: a single ray)
+  int face_i = -1, face_j = -1;  // the ray's generator (face_j = -1) or the face's two
 };
 ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
   ConeResult out;
@@ -131,7 +131,7 @@ ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
   for (std::size_t i = 0; i < n; ++i)
     if (sgn(dg[i]) > 0) {
       const Q s = dg[i] / gg[i * n + i];
-      offer(s * dg[i], s * G[i], -1, -1);
+      offer(s * dg[i], s * G[i], static_cast<int>(i), -1);
     }
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
@@ -215,7 +215,9 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   r.overlap = (to_r(Q(q.radius)) - sqrt(to_r(D2))).toDouble();
   r.zone = Zone::none;
   r.zone_margin = r.cone_margin = std::numeric_limits<double>::infinity();
-  if (sgn(D2) == 0) {  // centre on the facet: n undefined, report n1
+  r.on_facet_margin = sqrt(to_r(D2)).toDouble();  // exactly 0 iff D2 == 0
+  if (sgn(D2) == 0) {  // centre on the facet: n undefined, report n1 (explicit state)
+    r.centre_on_facet = true;
     r.normal = to_vec(unit(N1));
     r.point = q.centre;
     return r;
@@ -295,17 +297,45 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   r.adjusted = true;
   const Q d2 = dot(D, D);
   RV n;
+  const double inf = std::numeric_limits<double>::infinity();
   if (cone.has_candidate) {  // the nearest unit direction of the cone: P(d) / |P(d)|
     n = unit(cone.best);
     const R ratio = sqrt(to_r(cone.best_norm2 / d2));  // |P(d)| / |d|
     r.cone_margin = sqrt(to_r(1 - cone.best_norm2 / d2)).toDouble();  // sin(angle to cone)
     r.polar_margin = ratio.toDouble();  // distance of d/|d| to the polar cone
-    r.condition = (R(Q(1)) / ratio).toDouble();
-    if (cone.face_i >= 0) {  // a face's plane is as well defined as its generators' angle
-      const QV w = cross(G[cone.face_i], G[cone.face_j]);
-      const R sin_ij = sqrt(to_r(dot(w, w) / (dot(G[cone.face_i], G[cone.face_i]) *
-                                               dot(G[cone.face_j], G[cone.face_j]))));
-      r.condition /= sin_ij.toDouble();
+    r.cone_i = cone.face_i;
+    r.cone_j = cone.face_j;
+    const QV& Gi = G[cone.face_i];
+    const Q Mi = dot(Gi, Gi);
+    r.feature_margin = inf;
+    if (cone.face_j >= 0) {
+      // Face (i, j): d's region is {a g_i + b g_j + c u_out, a, b, c >= 0}; the feature
+      // switches on the planes spanned by u_out and g_i (resp. g_j), at distance |P(d) x g_k|
+      // / |g_k| from d (the third plane is the cone's face: cone_margin). n' = q / |q| with q
+      // the projection onto the face's plane: |dn'| <= |dd| / |q| + |du| |d| / |q|, and the
+      // plane's normal u is as well defined as its generators' angle: 1 / (ratio sin_ij).
+      const QV& Gj = G[cone.face_j];
+      const Q Mj = dot(Gj, Gj);
+      for (const auto& [Gk, Mk] : {std::pair<const QV&, const Q&>{Gi, Mi}, {Gj, Mj}}) {
+        const QV c = cross(cone.best, Gk);
+        r.feature_margin = std::min(r.feature_margin, sqrt(to_r(dot(c, c) / (Mk * d2))).toDouble());
+      }
+      const QV w = cross(Gi, Gj);
+      const R sin_ij = sqrt(to_r(dot(w, w) / (Mi * Mj)));
+      r.condition = (R(Q(1)) / (ratio * sin_ij)).toDouble();
+    } else {
+      // Ray i: n' = g_i, independent of d (condition 1). The projection leaves the ray when
+      // rv = d - P(d) stops being polar to some g_k: on the plane rv.g_k = 0, at distance
+      // |rv.g_k| |g_i| / |g_i x g_k| from d (generators parallel to g_i never switch it).
+      const QV rv = D - cone.best;
+      for (const auto& Gk : G) {
+        const QV w = cross(Gi, Gk);
+        if (is_zero(w)) continue;
+        const Q t = dot(rv, Gk);
+        r.feature_margin =
+            std::min(r.feature_margin, sqrt(to_r(t * t * Mi / (dot(w, w) * d2))).toDouble());
+      }
+      r.condition = 1;
     }
   } else {
     // d in the polar cone: every generator is at >= 90 degrees; the nearest direction of the
@@ -319,17 +349,28 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     for (std::size_t i = 1; i < G.size(); ++i)
       if (sign_diff_sqrt(x[i], M[best], x[best], M[i]) > 0) best = i;
     n = unit(G[best]);
+    r.cone_i = static_cast<int>(best);
+    r.cone_j = -1;
+    // Exact margin of the choice: gap_k = cos(d, g_best) - cos(d, g_k) >= 0 per generator.
+    // Its sign is decided exactly (sign_diff_sqrt: 0 exactly on ties); its value needs the
+    // square roots, so 256-bit MPFR (relative error ~1e-77, far below any fast bound).
     const R sd = sqrt(to_r(d2));
-    R gap(Q(2));
+    r.feature_margin = inf;
+    r.generator_gap.assign(G.size(), 0.0);
     for (std::size_t i = 0; i < G.size(); ++i) {
-      if (is_zero(cross(G[i], G[best]))) continue;  // same direction: no effect on n'
-      gap = min(gap, to_r(x[best]) / (sd * sqrt(to_r(M[best]))) - to_r(x[i]) / (sd * sqrt(to_r(M[i]))));
+      if (sign_diff_sqrt(x[best], M[i], x[i], M[best]) == 0) continue;  // a tie: gap 0
+      r.generator_gap[i] =
+          (to_r(x[best]) / (sd * sqrt(to_r(M[best]))) - to_r(x[i]) / (sd * sqrt(to_r(M[i])))).toDouble();
+    }
+    for (std::size_t i = 0; i < G.size(); ++i) {
+      const QV w = cross(G[i], G[best]);
+      if (is_zero(w) && sgn(dot(G[i], G[best])) > 0) continue;  // same direction: same n'
+      r.feature_margin = std::min(r.feature_margin, r.generator_gap[i]);
     }
     r.cone_margin = 1;  // d/|d| is at distance 1 from the cone
     // -max d.g / (|d||g|): distance of d/|d| to the polar cone's boundary.
     r.polar_margin = (abs(to_r(x[best])) / (sd * sqrt(to_r(M[best])))).toDouble();
-    r.condition = gap.toDouble() > 0 ? std::max(1.0, 1.0 / gap.toDouble())
-                                     : std::numeric_limits<double>::infinity();
+    r.condition = 1;  // n' = g_best does not depend on d within the piece
   }
   r.normal = to_vec(n);
   // Contact point: centre projected onto the plane through the vertex with normal n'.
