@@ -46,7 +46,8 @@ const std::vector<Family>& families() {
       make_family<GroundCcdPair>(
           Agreement::approximate,
           "alpha within 4 ULP of the exact rational rounded once (3 roundings + the double 0.9); "
-          "binding excused within a relative gap of 8u between candidates"),
+          "binding excused only when the exact relative gap between the reference's binding "
+          "candidate and the node fast picked is within 8u"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       planted(make_family<ClosestFeatureVertexSnapFault>(
                   Agreement::approximate, "planted fault: labels points near vertex a as vertex0",
@@ -75,10 +76,7 @@ const std::vector<Scenario>& scenarios() {
       {"square_drop",
        "the book's mass-spring square dropped on an IPC-barrier ground: fast (double) and "
        "reference (MPFR-128, exact CCD) runs, per-step positions, iterations, energies",
-       [](const ScenarioOptions& o) {
-         square_drop::run(o);
-         return 0;
-       }},
+       &run_square_drop},
   };
   return table;
 }

@@ -482,9 +482,4 @@ namespace contactbench::harness {
 // Throws InputError on bad parameters.
 int run_square_drop(const ScenarioOptions& o);
 
-namespace square_drop {
-// The name the registry still uses; forwards to run_square_drop.
-inline int run(const ScenarioOptions& o) { return run_square_drop(o); }
-}  // namespace square_drop
-
 }  // namespace contactbench::harness
