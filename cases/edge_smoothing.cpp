@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <numeric>
 
 namespace contactbench::cases {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 using namespace contactbench;
@@ -325,6 +326,28 @@ BOOST_AUTO_TEST_CASE(centre_on_facet_is_an_explicit_state) {
   BOOST_TEST(!s.centre_on_facet);
   BOOST_TEST(s.on_facet_margin == 0x1p-40);
   BOOST_TEST((s.normal - Vec3(0, 0, 1)).norm() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(inside_cone_margin_is_the_distance_to_the_supporting_planes) {
+  // The exact margin (rationals, one rounded-up square root) against an independent double
+  // evaluation: min |u.w| over the planes of two generators that support the cone.
+  const auto& q = canonical("vertex_inside_cone");
+  const auto r = ref::edge_smoothing(q);
+  BOOST_TEST_REQUIRE(!r.adjusted);
+  const auto g = generators(q, r);
+  const Vec3 u = (q.centre - q.mesh->vertex(q.facet, 0)).normalized();
+  double m = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < g.size(); ++i)
+    for (std::size_t j = i + 1; j < g.size(); ++j) {
+      const Vec3 w = g[i].cross(g[j]);
+      if (w.norm() < 1e-6) continue;
+      bool pos = true, neg = true;
+      for (const auto& x : g) pos = pos && x.dot(w) >= -1e-12, neg = neg && x.dot(w) <= 1e-12;
+      if (pos || neg) m = std::min(m, std::abs(u.dot(w.normalized())));
+    }
+  BOOST_TEST_REQUIRE(std::isfinite(m));
+  BOOST_TEST(r.cone_margin > 0.0);
+  BOOST_TEST(r.cone_margin == m, boost::test_tools::tolerance(1e-13));
 }
 
 BOOST_AUTO_TEST_CASE(vertex_cone_direction_is_nearest_in_cone) {
