@@ -1,11 +1,12 @@
 #include "cases/edge_smoothing.hpp"
 
+#include "cases/json_input.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <numeric>
 
 namespace contactbench::cases {
@@ -22,26 +23,7 @@ const char* to_string(Zone z) {
 }
 
 std::vector<std::pair<int, int>> oriented_fan(const Mesh& m, int f, int v) {
-  // Breadth-first walk over the facets at v, across the edges at v shared by two facets;
-  // a neighbour traversing the shared edge in the same direction is flipped (README "Woo").
-  std::vector<std::pair<int, int>> out{{f, 1}};
-  std::deque<std::pair<int, int>> todo{{f, 1}};
-  auto seen = [&](int g) {
-    return std::any_of(out.begin(), out.end(), [g](const auto& p) { return p.first == g; });
-  };
-  while (!todo.empty()) {
-    const auto [h, sh] = todo.front();
-    todo.pop_front();
-    const int kv = m.local_index(h, v);
-    for (int k : {kv, (kv + 2) % 3}) {  // h's two edges at v
-      const int g = m.neighbour(h, k);
-      if (g < 0 || seen(g)) continue;
-      const int sg = m.neighbour_flipped(h, k) ? -sh : sh;
-      out.emplace_back(g, sg);
-      todo.emplace_back(g, sg);
-    }
-  }
-  return out;
+  return m.oriented_fan(f, v);  // the walk and its consistency check: cases/mesh.cpp
 }
 
 namespace {
@@ -325,26 +307,14 @@ nlohmann::json edge_smoothing_query_to_json(const EdgeSmoothingQuery& q) {
 
 EdgeSmoothingQuery edge_smoothing_query_from_json(const nlohmann::json& j, const Where& where) {
   if (!j.is_object()) where.fail("", "query must be a JSON object");
+  reject_unknown_keys(j, {"centre", "radius", "facet", "mesh"}, where);
   EdgeSmoothingQuery q;
-  if (!j.contains("centre") || !j["centre"].is_array() || j["centre"].size() != 3)
-    where.fail("centre", "missing or not an array of 3 numbers");
-  for (int d = 0; d < 3; ++d) {
-    if (!j["centre"][d].is_number()) where.fail(fmt::format("centre[{}]", d), "not a number");
-    q.centre[d] = j["centre"][d].get<double>();
-    if (!std::isfinite(q.centre[d]))
-      where.fail(fmt::format("centre[{}]", d), "not a finite number");
-  }
-  if (!j.contains("radius") || !j["radius"].is_number()) where.fail("radius", "missing or not a number");
-  q.radius = j["radius"].get<double>();
-  if (!std::isfinite(q.radius) || !(q.radius > 0)) where.fail("radius", "must be finite and > 0");
-  if (!j.contains("mesh")) where.fail("mesh", "missing");
-  q.mesh = std::make_shared<const Mesh>(mesh_from_json(j["mesh"], where));
-  if (!j.contains("facet") || !j["facet"].is_number_integer())
-    where.fail("facet", "missing or not an integer");
-  const auto f = j["facet"].get<long long>();
-  if (f < 0 || f >= q.mesh->facet_count())
-    where.fail("facet", fmt::format("facet index {} out of range [0, {})", f, q.mesh->facet_count()));
-  q.facet = static_cast<int>(f);
+  // Numbers as cases::read_double reads them: JSON numbers or strings such as "0x1.8p-3".
+  q.centre = read_vec3(j, "centre", where);
+  q.radius = read_double(j, "radius", where);
+  if (!(q.radius > 0)) where.fail("radius", "must be finite and > 0");
+  q.mesh = std::make_shared<const Mesh>(mesh_from_json(require(j, "mesh", where), where));
+  q.facet = static_cast<int>(read_integer(j, "facet", 0, q.mesh->facet_count() - 1, where));
   return q;
 }
 

@@ -56,7 +56,9 @@ struct EdgeSmoothingResult {
   Vec3 normal = Vec3::Zero();  // n': unit, direction of the contact force on the sphere
   Vec3 point = Vec3::Zero();   // adjusted contact point (on the plane through the feature)
   double overlap = 0;          // radius - |centre - closest point| (length; > 0 touching)
-  // Exact margins of the decisions (reference; the fast variant leaves them NaN).
+  // Exact margins of the decisions (reference; the fast variant leaves them NaN), rounded up
+  // (never below the exact value). A mismatch is excused by the margin of the value fast
+  // claimed: for region and zone that is computed separately (harness/pairs/edge_smoothing.cpp).
   double region_margin = 0;  // closest_feature margin (relative to the longest edge)
   double side_margin = 0;    // length: |distance of the centre to the facet's plane|
   double zone_margin = 0;    // dimensionless: |n.n1 - n_lim| / |n.n1 + o_lim| that can flip it
@@ -91,7 +93,8 @@ struct EdgeSmoothingResult {
 };
 
 // Vertex v's facets oriented consistently with facet f (walking across the edges at v that
-// have two facets): pairs (facet, +1 or -1). Used by both variants.
+// have two facets): pairs (facet, +1 or -1). Used by both variants. Mesh::oriented_fan: a
+// contradiction is an InputError naming the vertex (checked when the mesh is built).
 std::vector<std::pair<int, int>> oriented_fan(const Mesh& m, int f, int v);
 
 // Canonical hand-made cases, one per decision the README names (see the .cpp).

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace contactbench::cases {
@@ -74,6 +75,61 @@ Vec3 read_vec3(const nlohmann::json& obj, const std::string& key, const Where& w
   for (int i = 0; i < 3; ++i)
     out[i] = parse_number(v[i], fmt::format("{}{}[{}]", prefix, key, i), where);
   return out;
+}
+
+std::vector<Vec3> read_vec3_list(const nlohmann::json& obj, const std::string& key,
+                                 const Where& where, const std::string& prefix) {
+  const auto& v = require(obj, key, where, prefix);
+  if (!v.is_array()) where.fail(prefix + key, fmt::format("expected an array, got {}", v.type_name()));
+  std::vector<Vec3> out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string field = fmt::format("{}{}[{}]", prefix, key, i);
+    const auto& p = v[i];
+    if (!p.is_array() || p.size() != 3) where.fail(field, "expected an array of 3 numbers");
+    Vec3 x;
+    for (int d = 0; d < 3; ++d) x[d] = parse_number(p[d], fmt::format("{}[{}]", field, d), where);
+    out.push_back(x);
+  }
+  return out;
+}
+
+namespace {
+long long parse_integer(const nlohmann::json& v, long long lo, long long hi,
+                        const std::string& field, const Where& where) {
+  if (!v.is_number_integer()) where.fail(field, fmt::format("expected an integer, got {}", v.dump()));
+  const bool neg = v.is_number_integer() && !v.is_number_unsigned() && v.get<long long>() < 0;
+  if (!neg && v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
+    where.fail(field, fmt::format("{} out of range [{}, {}]", v.dump(), lo, hi));
+  const long long x = v.get<long long>();
+  if (x < lo || x > hi) where.fail(field, fmt::format("{} out of range [{}, {}]", x, lo, hi));
+  return x;
+}
+}  // namespace
+
+std::vector<std::array<int, 3>> read_index_triples(const nlohmann::json& obj,
+                                                   const std::string& key, const Where& where,
+                                                   const std::string& prefix) {
+  const auto& v = require(obj, key, where, prefix);
+  if (!v.is_array()) where.fail(prefix + key, fmt::format("expected an array, got {}", v.type_name()));
+  std::vector<std::array<int, 3>> out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string field = fmt::format("{}{}[{}]", prefix, key, i);
+    const auto& t = v[i];
+    if (!t.is_array() || t.size() != 3) where.fail(field, "expected an array of 3 vertex indices");
+    std::array<int, 3> x;
+    for (int d = 0; d < 3; ++d)
+      x[d] = static_cast<int>(parse_integer(t[d], 0, std::numeric_limits<int>::max(),
+                                            fmt::format("{}[{}]", field, d), where));
+    out.push_back(x);
+  }
+  return out;
+}
+
+long long read_integer(const nlohmann::json& obj, const std::string& key, long long lo,
+                       long long hi, const Where& where, const std::string& prefix) {
+  return parse_integer(require(obj, key, where, prefix), lo, hi, prefix + key, where);
 }
 
 void reject_unknown_keys(const nlohmann::json& obj, std::initializer_list<const char*> allowed,

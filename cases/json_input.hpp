@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -21,6 +22,18 @@ std::vector<double> read_double_array(const nlohmann::json& obj, const std::stri
                                       const Where& where, const std::string& prefix = "");
 Vec3 read_vec3(const nlohmann::json& obj, const std::string& key, const Where& where,
                const std::string& prefix = "");
+// A list of points: obj[key] an array whose elements are [x, y, z] (each coordinate as in
+// read_double); errors name key[i] or key[i][d].
+std::vector<Vec3> read_vec3_list(const nlohmann::json& obj, const std::string& key,
+                                 const Where& where, const std::string& prefix = "");
+// A list of index triples: obj[key] an array whose elements are [i, j, k], each a JSON
+// integer in [0, INT_MAX] (range against the data is the caller's check).
+std::vector<std::array<int, 3>> read_index_triples(const nlohmann::json& obj,
+                                                   const std::string& key, const Where& where,
+                                                   const std::string& prefix = "");
+// A JSON integer (not a float, not a string) in [lo, hi].
+long long read_integer(const nlohmann::json& obj, const std::string& key, long long lo,
+                       long long hi, const Where& where, const std::string& prefix = "");
 // A non-negative finite double (radii, lengths).
 double read_nonnegative(const nlohmann::json& obj, const std::string& key, const Where& where,
                         const std::string& prefix = "");

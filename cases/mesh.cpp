@@ -1,5 +1,7 @@
 #include "cases/mesh.hpp"
 
+#include "cases/json_input.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -130,6 +132,7 @@ Mesh::Mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> facets,
         where.fail(fmt::format("vertices[{}][{}]", i, d), "not a finite number");
   if (facets_.empty()) where.fail("facets", "mesh has no facets");
   std::map<std::pair<int, int>, int> edge_of;
+  std::map<std::array<int, 3>, int> facet_of;  // sorted vertex set -> first facet
   facet_edges_.resize(facets_.size());
   vertex_facets_.assign(nv, {});
   for (int f = 0; f < facet_count(); ++f) {
@@ -143,6 +146,13 @@ Mesh::Mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> facets,
       where.fail(fmt::format("facets[{}]", f), "repeated vertex index");
     if (collinear(vertices_[t[0]], vertices_[t[1]], vertices_[t[2]]))
       where.fail(fmt::format("facets[{}]", f), "zero-area facet (collinear vertices)");
+    // The same vertex set twice (either orientation) would make every edge of it "internal"
+    // with n2 = -n1 or n2 = n1: a duplicate, not a surface.
+    std::array<int, 3> key3 = t;
+    std::sort(key3.begin(), key3.end());
+    if (auto [it, inserted] = facet_of.emplace(key3, f); !inserted)
+      where.fail(fmt::format("facets[{}]", f),
+                 fmt::format("duplicate facet: same vertices as facets[{}]", it->second));
     for (int k = 0; k < 3; ++k) {
       vertex_facets_[t[k]].push_back(f);
       const int a = t[k], b = t[(k + 1) % 3];
@@ -160,6 +170,8 @@ Mesh::Mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> facets,
       facet_edges_[f][k] = it->second;
     }
   }
+  for (int v = 0; v < nv; ++v)  // every vertex fan orientable (an error names the vertex)
+    if (!vertex_facets_[v].empty()) oriented_fan(vertex_facets_[v].front(), v, where);
 }
 
 int Mesh::neighbour(int f, int k) const {
@@ -172,6 +184,35 @@ int Mesh::local_index(int f, int v) const {
   for (int k = 0; k < 3; ++k)
     if (facets_[f][k] == v) return k;
   return -1;
+}
+
+std::vector<std::pair<int, int>> Mesh::oriented_fan(int f, int v, const Where& where) const {
+  // Breadth-first walk over the facets at v, across the edges at v shared by two facets; a
+  // neighbour traversing the shared edge in the same direction is flipped (README "Woo"). A
+  // facet reached again must come with the sign it already has: a contradiction is an error
+  // naming the vertex, never a silent first choice. (For manifold edges it cannot happen:
+  // each facet traverses one of its edges at v outwards and one inwards, so on a closed fan
+  // the "same direction" edges come in out-out / in-in pairs and their number is even.)
+  std::vector<std::pair<int, int>> out{{f, 1}};
+  for (std::size_t next = 0; next < out.size(); ++next) {
+    const auto [h, sh] = out[next];
+    const int kv = local_index(h, v);
+    for (int k : {kv, (kv + 2) % 3}) {  // h's two edges at v
+      const int g = neighbour(h, k);
+      if (g < 0) continue;
+      const int sg = neighbour_flipped(h, k) ? -sh : sh;
+      auto it = std::find_if(out.begin(), out.end(), [g](const auto& p) { return p.first == g; });
+      if (it == out.end()) {
+        out.emplace_back(g, sg);
+      } else if (it->second != sg) {
+        where.fail(fmt::format("vertices[{}]", v),
+                   fmt::format("the facets around this vertex cannot be oriented consistently "
+                               "(facet {} reached with both orientations from facet {})",
+                               g, f));
+      }
+    }
+  }
+  return out;
 }
 
 bool Mesh::neighbour_flipped(int f, int k) const {
@@ -209,40 +250,10 @@ nlohmann::json Mesh::to_json() const {
 
 Mesh mesh_from_json(const nlohmann::json& j, const Where& where) {
   if (!j.is_object()) where.fail("", "mesh must be a JSON object");
-  if (!j.contains("vertices") || !j["vertices"].is_array())
-    where.fail("vertices", "missing or not an array");
-  if (!j.contains("facets") || !j["facets"].is_array())
-    where.fail("facets", "missing or not an array");
-  std::vector<Vec3> verts;
-  const auto& jv = j["vertices"];
-  for (std::size_t i = 0; i < jv.size(); ++i) {
-    if (!jv[i].is_array() || jv[i].size() != 3)
-      where.fail(fmt::format("vertices[{}]", i), "expected an array of 3 numbers");
-    Vec3 p;
-    for (int d = 0; d < 3; ++d) {
-      if (!jv[i][d].is_number())
-        where.fail(fmt::format("vertices[{}][{}]", i, d), "not a number");
-      p[d] = jv[i][d].get<double>();
-    }
-    verts.push_back(p);
-  }
-  std::vector<std::array<int, 3>> facets;
-  const auto& jf = j["facets"];
-  for (std::size_t i = 0; i < jf.size(); ++i) {
-    if (!jf[i].is_array() || jf[i].size() != 3)
-      where.fail(fmt::format("facets[{}]", i), "expected an array of 3 vertex indices");
-    std::array<int, 3> t;
-    for (int d = 0; d < 3; ++d) {
-      if (!jf[i][d].is_number_integer())
-        where.fail(fmt::format("facets[{}][{}]", i, d), "not an integer");
-      const auto x = jf[i][d].get<long long>();
-      if (x < 0 || x > std::numeric_limits<int>::max())
-        where.fail(fmt::format("facets[{}][{}]", i, d),
-                   fmt::format("vertex index {} out of range", x));
-      t[d] = static_cast<int>(x);
-    }
-    facets.push_back(t);
-  }
+  reject_unknown_keys(j, {"vertices", "facets"}, where);
+  // Coordinates as cases::read_double reads them (numbers, or strings such as "0x1.8p-3").
+  auto verts = read_vec3_list(j, "vertices", where);
+  auto facets = read_index_triples(j, "facets", where);
   return Mesh(std::move(verts), std::move(facets), where);
 }
 

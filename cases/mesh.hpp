@@ -3,13 +3,15 @@
 // concave / flat edges, a JSON format with a validating loader, and the generators the
 // rolling-sphere scenario uses (grid plane, irregular plane, half-cylinder trough).
 //
-// JSON mesh format (one object; unknown fields ignored):
+// JSON mesh format (one object; an unknown key is an error naming it):
 //   {"vertices": [[x, y, z], ...], "facets": [[i, j, k], ...]}
+// Coordinates as cases::read_double reads them (JSON numbers, or strings such as "0x1.8p-3").
 // Indices are 0-based. Facets keep their stored vertex order; the right-hand rule gives
 // their normal. Facets need not be consistently oriented (the smoothing rule handles it).
 // Rejected with one InputError line naming file, record and field: non-numbers, NaN/Inf,
-// indices out of range or repeated, zero-area (collinear) facets, and non-manifold edges
-// (three or more facets on one edge).
+// indices out of range or repeated, zero-area (collinear) facets, duplicate facets (the same
+// vertex set twice, in either orientation), and non-manifold edges (three or more facets on
+// one edge).
 #pragma once
 #include "cases/common.hpp"
 
@@ -17,6 +19,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace contactbench::cases {
@@ -45,7 +48,6 @@ class Mesh {
   const Vec3& vertex(int f, int k) const { return vertices_[facets_[f][k]]; }
 
   // Edge k of facet f joins its local vertices k and (k+1)%3 (edge0 = ab, 1 = bc, 2 = ca).
-  int edge_index(int f, int k) const { return facet_edges_[f][k]; }
   // Facets around a vertex (global index).
   const std::vector<int>& vertex_facets(int v) const { return vertex_facets_[v]; }
 
@@ -64,6 +66,11 @@ class Mesh {
   Vec3 normal(int f) const;
   // Shape of internal edge k of f, exact (filtered orientation test with exact fallback).
   EdgeShape edge_shape(int f, int k) const;
+  // Vertex v's facets reachable from f across edges at v with two facets, oriented
+  // consistently with f: pairs (facet, +1 or -1), f first. A fan that cannot be oriented
+  // consistently fails with an InputError naming vertices[v] (checked for every vertex when
+  // the mesh is built).
+  std::vector<std::pair<int, int>> oriented_fan(int f, int v, const Where& where = {}) const;
   // Local index (0..2) of global vertex v in facet f, or -1.
   int local_index(int f, int v) const;
 

@@ -182,8 +182,10 @@ double on_facet_tolerance(const cases::EdgeSmoothingQuery& q) {
   return 0x1p-26 * L;
 }
 
-EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q,
-                                        const cases::EdgeSmoothingResult& fr) {
+EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q, double d) {
+  // Everything here comes from the query (and d, the exact distance the caller passes in):
+  // a bound derived from the fast variant's own output could be inflated by the very error it
+  // is meant to judge.
   const cases::Mesh& m = *q.mesh;
   double L = q.centre.cwiseAbs().maxCoeff();
   double h = std::numeric_limits<double>::infinity();
@@ -196,14 +198,12 @@ EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q,
       }
       h = std::min(h, m.normal(g).norm() / longest);
     }
-  const auto cf = closest_feature(
-      {q.centre, m.vertex(q.facet, 0), m.vertex(q.facet, 1), m.vertex(q.facet, 2)});
-  const double d = std::sqrt(cf.squared_distance);  // the contact direction's conditioning
-  const double eps = std::numeric_limits<double>::epsilon();
-  // On the facet n1 is reported (no d); otherwise d > on_facet_tolerance, so kappa is finite.
-  const double kappa = L / std::min(h, fr.centre_on_facet ? std::numeric_limits<double>::infinity() : d);
-  const double kappa_h = L / h;
-  return {64 * eps * kappa, 64 * eps * kappa * L, on_facet_tolerance(q) + 64 * eps * kappa_h * L};
+  const double eps = std::numeric_limits<double>::epsilon();  // 2^-52
+  // The contact direction n = (centre - closest point) / d is conditioned by 1 / d; d = 0
+  // (centre on the facet) reports n1 and has no such term.
+  const double kappa = L / std::min(h, d > 0 ? d : std::numeric_limits<double>::infinity());
+  const double kappa_h = L / h;  // unit facet normals, closest point: no 1 / d
+  return {64 * eps * kappa, 64 * eps * kappa_h * L, on_facet_tolerance(q) + 64 * eps * kappa_h * L};
 }
 
 }  // namespace contactbench::fast

@@ -17,16 +17,20 @@
 // error of up to eps L / d, i.e. no information. Margins and the condition factor are not
 // computed (left NaN).
 //
-// Stated error bound (used by the harness): with L the largest coordinate magnitude of the
-// centre and the facets involved (the contacted facet and the fans of its vertices), h the
-// smallest altitude of those facets and d = |centre - closest point|, kappa = L / min(h, d).
-// Every difference of inputs carries an absolute error <= eps L, so unit facet normals and
-// the unit contact direction carry an error <= ~8 eps kappa, and each dot/cross product of
-// unit vectors adds a few eps. We state 64 eps kappa for the dimensionless quantities (zone
-// and cone tests, the normal n') and 64 eps kappa L for lengths (closest-feature region and
-// side decisions, contact point, overlap). Centre on the facet: the tolerance 2^-26 L_f
-// plus 64 eps (L / h) L for the closest point's error, against the exact distance. Away from
-// it, d > 2^-26 L_f, so kappa <= 2^26 L / L_f (and the normal bound <= 2^-20 L / L_f): finite.
+// Stated error bound (used by the harness), computed from the query and the exact distance
+// d = |centre - closest point| (the harness passes the reference's value; never from this
+// variant's output): with L the largest coordinate magnitude of the centre and the facets
+// involved (the contacted facet and the fans of its vertices), h the smallest altitude of those
+// facets and eps = 2^-52 (numeric_limits<double>::epsilon()), kappa = L / min(h, d) and
+// kappa_h = L / h. Every difference of inputs carries an absolute error <= eps L, so unit facet
+// normals carry an error <= ~8 eps kappa_h and the unit contact direction <= ~8 eps kappa,
+// and each dot/cross product of unit vectors adds a few eps. We state 64 eps kappa for the
+// dimensionless quantities (zone and cone tests, the normal n') and 64 eps kappa_h L for
+// lengths: the side decision (a plane test (centre - a).n1: 1 / d does not enter), the
+// contact point's length part and the overlap. The closest-feature region uses
+// fast::closest_feature_bounds. Centre on the facet: the tolerance 2^-26 L_f plus
+// 64 eps kappa_h L for the closest point's error, against the exact distance. Away from it,
+// d > 2^-26 L_f (for an agreeing centre_on_facet), so kappa <= 2^26 L / L_f: finite.
 // Vertex cone piece (cone_i, cone_j): 64 eps kappa against the reference's exact margin of
 // the choice (for a polar generator, the gap in cosine to the fast's choice). Within an
 // agreeing piece n' is compared within 64 eps kappa times the piece's condition (1 for n' = n
@@ -43,12 +47,12 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q);
 
 struct EdgeSmoothingBound {
   double angle;     // dimensionless: zone/cone decisions, |n' - n'_ref| (times the condition)
-  double length;    // length: region/side decisions, contact point, overlap
+  double length;    // length: side decision, contact point (length part), overlap
   double on_facet;  // length: the centre_on_facet decision against the exact distance
 };
 // The fast variant's threshold for centre_on_facet: 2^-26 L_f (length).
 double on_facet_tolerance(const cases::EdgeSmoothingQuery& q);
-EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q,
-                                        const cases::EdgeSmoothingResult& fast_result);
+// d: the exact distance |centre - closest point| (0 when the centre is on the facet).
+EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q, double d);
 
 }  // namespace contactbench::fast

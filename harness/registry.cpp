@@ -36,9 +36,10 @@ const std::vector<Family>& families() {
           "lower bound of t*, at most 2^-47 early unless the primitives are within 2^-37 there"),
       make_family<EdgeSmoothingPair>(
           Agreement::approximate,
-          "decisions excused only within 64u·kappa (zones, cone; dimensionless) or 64u·kappa·L "
-          "(side) of the exact margin, kappa = L/min(altitude, distance): forward error of unit "
-          "normals from differences of inputs; closest-feature region by its own bound"),
+          "a decision excused only when the exact distance to the value fast claimed (region, "
+          "zone; non-adjacent zone: wrong) is within 64eps·kappa (zone, cone), 64eps·(L/h)·L (side) "
+          "or the closest-feature bound, eps = 2^-52, kappa = L/min(altitude h, exact distance), "
+          "from the query; overlap always within 64eps·(L/h)·L; n' within 64eps·kappa·condition"),
       make_family<BarrierPair>(
           Agreement::approximate,
           "value, gradient, Hessian within 10 ULP of MPFR-256 rounded once (<= 8.5u forward error "

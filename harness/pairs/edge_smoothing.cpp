@@ -1,6 +1,10 @@
 #include "harness/pairs/edge_smoothing.hpp"
 
 #include "fast/closest_feature.hpp"
+#include "reference/closest_feature.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,30 +19,50 @@ std::vector<cases::Named<EdgeSmoothingPair::Query>> EdgeSmoothingPair::canonical
 
 Comparison EdgeSmoothingPair::compare(const Query& q, const Result& ref, const Result& fast) {
   Comparison c;
-  const auto b = fast::edge_smoothing_bound(q, fast);
-  // Region: closest_feature's own margin (relative to the facet's longest edge) and bound.
+  // Bounds from the query and the reference's exact distance |centre - closest point|
+  // (on_facet_margin), never from the fast output being judged.
+  const auto b = fast::edge_smoothing_bound(q, ref.centre_on_facet ? 0.0 : ref.on_facet_margin);
+  double L = q.centre.cwiseAbs().maxCoeff();
+  for (int k = 0; k < 3; ++k) L = std::max(L, q.mesh->vertex(q.facet, k).cwiseAbs().maxCoeff());
+  // Overlap = radius - |centre - closest point| does not depend on any decision below (not
+  // even the region: the distance is continuous across regions), so it is always compared.
+  c.continuous("overlap", std::abs(fast.overlap - ref.overlap) / L, b.length / L);
+
+  // Discrete fields in decision order; after a mismatch the later fields follow different
+  // rules and are not compared. A mismatch is excused only by the exact margin of the value
+  // the fast variant claimed.
+  auto agree = [&] { return c.mismatches.empty(); };
   const cases::ClosestFeatureQuery cq{q.centre, q.mesh->vertex(q.facet, 0),
                                       q.mesh->vertex(q.facet, 1), q.mesh->vertex(q.facet, 2)};
-  c.discrete("region", std::string(cases::to_string(ref.region)),
-             std::string(cases::to_string(fast.region)), ref.region_margin,
-             fast::closest_feature_bounds(cq).decision);
-  if (!c.mismatches.empty()) return c;
+  // Region: the distance of the centre to the region fast claimed (relative to the longest
+  // edge), against closest_feature's own bound (harness/pairs/closest_feature.cpp).
+  if (ref.region != fast.region)
+    c.discrete("region", std::string(cases::to_string(ref.region)),
+               std::string(cases::to_string(fast.region)),
+               reference::closest_feature_distance_to_region(cq, fast.region),
+               fast::closest_feature_bounds(cq).decision);
+  if (!agree()) return c;
+  // Side: the distance to the facet's plane is the distance to either other side value.
   c.discrete("side", ref.side, fast.side, ref.side_margin, b.length);
-  if (!c.mismatches.empty()) return c;
+  if (!agree()) return c;
   // n undefined (centre at its closest point) is an explicit state, decided before the zone.
   c.discrete("centre_on_facet", ref.centre_on_facet, fast.centre_on_facet, ref.on_facet_margin,
              b.on_facet);
-  if (!c.mismatches.empty()) return c;
-  c.discrete("zone", std::string(cases::to_string(ref.zone)), std::string(cases::to_string(fast.zone)),
-             ref.zone_margin, b.angle);
-  if (!c.mismatches.empty()) return c;
+  if (!agree()) return c;
+  if (ref.zone != fast.zone)
+    c.discrete("zone", std::string(cases::to_string(ref.zone)),
+               std::string(cases::to_string(fast.zone)),
+               reference::edge_smoothing_zone_distance(q, fast.zone), b.angle);
+  if (!agree()) return c;
+  // Equal zones: adjusted differs only inside a vertex cone (in or out of the cone: the
+  // distance of d/|d| to the cone's boundary is the distance to the other state).
   c.discrete("adjusted", ref.adjusted, fast.adjusted,
              ref.zone == cases::Zone::vertex_cone ? ref.cone_margin : ref.zone_margin, b.angle);
-  if (!c.mismatches.empty()) return c;
+  if (!agree()) return c;
   double condition = 1;  // the smooth piece's conditioning (finite by construction)
   if (ref.zone == cases::Zone::vertex_cone && ref.adjusted) {
     c.discrete("polar", ref.polar, fast.polar, ref.polar_margin, b.angle);
-    if (!c.mismatches.empty()) return c;
+    if (!agree()) return c;
     // The piece of the cone n' comes from. Margin: in the polar case the reference's exact
     // gap to the fast variant's generator (so a clearly worse generator is wrong even when
     // the best two tie); in the projected case the distance of d to its piece's boundary.
@@ -47,17 +71,14 @@ Comparison EdgeSmoothingPair::compare(const Query& q, const Result& ref, const R
     const double margin = polar_pick ? ref.generator_gap[fast.cone_i] : ref.feature_margin;
     c.discrete("cone_feature", fmt::format("{},{}", ref.cone_i, ref.cone_j),
                fmt::format("{},{}", fast.cone_i, fast.cone_j), margin, b.angle);
-    if (!c.mismatches.empty()) return c;
+    if (!agree()) return c;
     condition = ref.condition;
   }
-  double L = q.centre.cwiseAbs().maxCoeff();
-  for (int k = 0; k < 3; ++k) L = std::max(L, q.mesh->vertex(q.facet, k).cwiseAbs().maxCoeff());
   // n' is as sensitive as its smooth piece (condition > 1 only on a vertex-cone face); the
   // point moves with n' times |centre - vertex| <= L.
   const double normal_bound = b.angle * condition;
   c.continuous("normal", (fast.normal - ref.normal).norm(), normal_bound);
   c.continuous("point", (fast.point - ref.point).norm() / L, b.length / L + normal_bound);
-  c.continuous("overlap", std::abs(fast.overlap - ref.overlap) / L, b.length / L);
   return c;
 }
 

@@ -17,12 +17,15 @@ struct EdgeSmoothingPair {
   static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
   static Query random(cases::Rng& rng) { return cases::random_edge_smoothing(rng); }
   static Query degenerate(cases::Rng& rng) { return cases::degenerate_edge_smoothing(rng); }
-  // Discrete fields in decision order (region, side, centre_on_facet, zone, adjusted, and for
-  // an adjusted vertex cone polar and cone_feature), each judged against the
-  // reference's exact margin and fast::edge_smoothing_bound; a discrete mismatch ends the
-  // comparison (the continuous fields then describe different rules). Continuous fields
-  // relative to the largest coordinate L: |n' - n'_ref|, |point - point_ref| / L,
-  // |overlap - overlap_ref| / L, each within 64 eps kappa.
+  // Overlap always compared (|overlap - overlap_ref| / L within 64 eps (L/h)). Discrete fields
+  // in decision order (region, side, centre_on_facet, zone, adjusted, and for an adjusted
+  // vertex cone polar and cone_feature), a mismatch excused only by the exact margin of the
+  // value fast claimed (region: reference::closest_feature_distance_to_region; zone:
+  // reference::edge_smoothing_zone_distance, +inf for a non-adjacent zone) within
+  // fast::edge_smoothing_bound, computed from the query and the reference's exact distance. A
+  // discrete mismatch ends the comparison (the other continuous fields then describe different
+  // rules). Continuous fields relative to the largest coordinate L: |n' - n'_ref| within
+  // 64 eps kappa condition, |point - point_ref| / L within 64 eps (L/h) + that.
   static Comparison compare(const Query& q, const Result& ref, const Result& fast);
   static nlohmann::json query_to_json(const Query& q) { return cases::edge_smoothing_query_to_json(q); }
   static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {

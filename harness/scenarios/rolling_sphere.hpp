@@ -41,6 +41,20 @@ void sample(Series& s, const dem::Stepper<K>& st) {
   s.contacts.push_back(static_cast<int>(st.contacts().size()));
 }
 
+// Steps `duration / p.dt` times from state s, sampling every `every` steps.
+template <class K>
+Series run_series(std::shared_ptr<const cases::Mesh> mesh, const dem::Params& p,
+                  const dem::State& s, double duration, int every) {
+  dem::Stepper<K> st(std::move(mesh), p, s);
+  Series out;
+  const long steps = std::lround(duration / p.dt);
+  for (long i = 0; i < steps; ++i) {
+    st.step();
+    if ((i + 1) % every == 0) sample(out, st);
+  }
+  return out;
+}
+
 // Equilibrium overlap of a sphere resting on one face: m g / kn.
 inline double rest_overlap(const dem::Params& p) {
   const double m = p.density * 4.0 / 3.0 * std::acos(-1.0) * std::pow(p.radius, 3);
@@ -56,14 +70,7 @@ Series roll_plane(std::shared_ptr<const cases::Mesh> mesh, dem::Params p, double
   s.x = Vec3(x0, y0, rho);
   s.v = Vec3(v0, 0, 0);
   s.w = Vec3(0, v0 / p.radius, 0);  // contact point at rest: v + w x (-radius z) = 0 (dem.hpp)
-  dem::Stepper<K> st(std::move(mesh), p, s);
-  Series out;
-  const long steps = std::lround(duration / p.dt);
-  for (long i = 0; i < steps; ++i) {
-    st.step();
-    if ((i + 1) % every == 0) sample(out, st);
-  }
-  return out;
+  return run_series<K>(std::move(mesh), p, s, duration, every);
 }
 
 // Trough geometry: axis along y at height R; angle from the bottom, positive towards +x.
@@ -87,14 +94,7 @@ Series swing_trough(std::shared_ptr<const cases::Mesh> mesh, double R, dem::Para
   }
   dem::State s;
   s.x = axis + rho * dir;
-  dem::Stepper<K> st(std::move(mesh), p, s);
-  Series out;
-  const long steps = std::lround(duration / p.dt);
-  for (long i = 0; i < steps; ++i) {
-    st.step();
-    if ((i + 1) % every == 0) sample(out, st);
-  }
-  return out;
+  return run_series<K>(std::move(mesh), p, s, duration, every);
 }
 
 // Period from the zero crossings of theta(t) (linear interpolation): 2 x mean half period.

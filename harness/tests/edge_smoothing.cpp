@@ -7,7 +7,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
+#include <limits>
 #include <map>
 
 using namespace contactbench;
@@ -325,6 +328,28 @@ BOOST_AUTO_TEST_CASE(centre_on_facet_is_an_explicit_state) {
   BOOST_TEST((s.normal - Vec3(0, 0, 1)).norm() == 0.0);
 }
 
+BOOST_AUTO_TEST_CASE(inside_cone_margin_is_the_distance_to_the_supporting_planes) {
+  // The exact margin (rationals, one rounded-up square root) against an independent double
+  // evaluation: min |u.w| over the planes of two generators that support the cone.
+  const auto& q = canonical("vertex_inside_cone");
+  const auto r = ref::edge_smoothing(q);
+  BOOST_TEST_REQUIRE(!r.adjusted);
+  const auto g = generators(q, r);
+  const Vec3 u = (q.centre - q.mesh->vertex(q.facet, 0)).normalized();
+  double m = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < g.size(); ++i)
+    for (std::size_t j = i + 1; j < g.size(); ++j) {
+      const Vec3 w = g[i].cross(g[j]);
+      if (w.norm() < 1e-6) continue;
+      bool pos = true, neg = true;
+      for (const auto& x : g) pos = pos && x.dot(w) >= -1e-12, neg = neg && x.dot(w) <= 1e-12;
+      if (pos || neg) m = std::min(m, std::abs(u.dot(w.normalized())));
+    }
+  BOOST_TEST_REQUIRE(std::isfinite(m));
+  BOOST_TEST(r.cone_margin > 0.0);
+  BOOST_TEST(r.cone_margin == m, boost::test_tools::tolerance(1e-13));
+}
+
 BOOST_AUTO_TEST_CASE(vertex_cone_direction_is_nearest_in_cone) {
   // Independent check: no sampled direction of the cone (positive combinations of the fan's
   // oriented normals) is closer in angle to d than the reference's n'.
@@ -490,6 +515,25 @@ BOOST_AUTO_TEST_CASE(query_json_round_trip_and_bad_input) {
   bad["facet"] = 99;
   BOOST_CHECK_THROW(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 4"}), cases::InputError);
   bad = j;
+  bad["centre"] = {"0x1p-1", "-0x1.8p-3", 2};  // exact hex strings, as README promises
+  const auto hex = cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 6"});
+  BOOST_TEST((hex.centre - Vec3(0.5, -0.1875, 2)).norm() == 0.0);
+  bad = j;
+  bad["mesh"]["vertices"][0] = {"0x0p+0", "-0x1p+1", "0"};
+  BOOST_CHECK_NO_THROW(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 7"}));
+  bad = j;
+  bad["raduis"] = 1;  // misspelled keys are errors, not defaults
+  BOOST_CHECK_EXCEPTION(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 8"}),
+                        cases::InputError, [](const cases::InputError& e) {
+                          return std::string(e.what()).find("field raduis: unknown key") != std::string::npos;
+                        });
+  bad = j;
+  bad["mesh"]["normals"] = nlohmann::json::array();
+  BOOST_CHECK_EXCEPTION(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 9"}),
+                        cases::InputError, [](const cases::InputError& e) {
+                          return std::string(e.what()).find("field normals: unknown key") != std::string::npos;
+                        });
+  bad = j;
   bad["mesh"]["facets"][1] = {0, 1, 7};
   BOOST_CHECK_EXCEPTION(cases::edge_smoothing_query_from_json(bad, {"t.jsonl", "line 5"}),
                         cases::InputError, [](const cases::InputError& e) {
@@ -510,8 +554,8 @@ BOOST_AUTO_TEST_CASE(bound_grows_with_conditioning) {
   const auto& q = canonical("red_convex");
   Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
   const auto far = moved(q, I, Vec3(1 << 20, 0, 0));
-  const auto b0 = fst::edge_smoothing_bound(q, fst::edge_smoothing(q));
-  const auto b1 = fst::edge_smoothing_bound(far, fst::edge_smoothing(far));
+  const auto b0 = fst::edge_smoothing_bound(q, ref::edge_smoothing(q).on_facet_margin);
+  const auto b1 = fst::edge_smoothing_bound(far, ref::edge_smoothing(far).on_facet_margin);
   BOOST_TEST(b1.angle > 1e5 * b0.angle);
   BOOST_TEST(b0.angle < 1e-12);
 }
@@ -561,7 +605,7 @@ BOOST_AUTO_TEST_CASE(polar_near_tie_judged_by_the_exact_gap) {
     const auto q = polar_near_tie(zeta);
     const auto r = ref::edge_smoothing(q);
     const auto f = fst::edge_smoothing(q);
-    const auto b = fst::edge_smoothing_bound(q, f);
+    const auto b = fst::edge_smoothing_bound(q, r.on_facet_margin);
     BOOST_TEST_CONTEXT("zeta " << zeta) {
       BOOST_TEST(verdict(q, r, f) != "wrong");
       const auto g = generators(q, r);
@@ -606,6 +650,81 @@ BOOST_AUTO_TEST_CASE(stated_normal_bound_is_finite_for_every_query) {
   BOOST_TEST(std::isfinite(s.error_bound.at("normal")));
   BOOST_TEST(s.error_bound.at("normal") < 1e-6);
   BOOST_TEST(std::isfinite(s.error_bound.at("point")));
+}
+
+BOOST_AUTO_TEST_CASE(side_flip_far_from_rounding_is_wrong) {
+  // Review repro (H4): centre 1e-8 above a unit facet. The old bound took 1/d from the fast
+  // output (margin 1e-8 against 1.4e-6: `boundary`); the side is a plane test whose rounding
+  // is ~1e-16, so a flipped side with a negated normal must be `wrong`.
+  auto q = canonical("centre_on_facet");
+  q.centre.z() = 1e-8;
+  const auto r = ref::edge_smoothing(q);
+  auto f = fst::edge_smoothing(q);
+  BOOST_TEST(verdict(q, r, f) != "wrong");  // within 2^-26 L: fast reports centre_on_facet
+  BOOST_TEST(r.side == 1);
+  f.side = -r.side;
+  f.normal = -f.normal;
+  const auto c = harness::EdgeSmoothingPair::compare(q, r, f);
+  BOOST_TEST_REQUIRE(c.mismatches.size() == 1u);
+  BOOST_TEST(c.mismatches[0].field == "side");
+  BOOST_TEST(c.mismatches[0].bound < 1e-12);
+  BOOST_TEST(std::string(harness::to_string(harness::judge(c))) == "wrong");
+}
+
+BOOST_AUTO_TEST_CASE(zone_claim_judged_by_distance_to_the_claimed_zone) {
+  // blue_red_boundary: n.n1 = n_lim exactly. Claiming red is `boundary` (distance 0);
+  // claiming green is `wrong` (not adjacent: red lies between).
+  {
+    const auto& q = canonical("blue_red_boundary");
+    const auto r = ref::edge_smoothing(q);
+    BOOST_TEST(ref::edge_smoothing_zone_distance(q, Zone::red) == 0.0);
+    BOOST_TEST(std::isinf(ref::edge_smoothing_zone_distance(q, Zone::green)));
+    BOOST_TEST(std::isinf(ref::edge_smoothing_zone_distance(q, Zone::vertex_cone)));
+    auto f = r;
+    f.zone = Zone::red;
+    BOOST_TEST(verdict(q, r, f) == "boundary");
+    f.zone = Zone::green;
+    BOOST_TEST(verdict(q, r, f) == "wrong");
+  }
+  {
+    // red_convex: centre (4, 0, 1), n.n1 = 1/sqrt(17), n_lim = 4/5, o_lim = 3/5. The reference's zone_margin is
+    // min(to_blue, to_green); the claimed zone's own distance is what counts.
+    const auto& q = canonical("red_convex");
+    const double x = 1 / std::sqrt(17.0);
+    BOOST_TEST(ref::edge_smoothing_zone_distance(q, Zone::blue) == 0.8 - x,
+               boost::test_tools::tolerance(1e-15));
+    BOOST_TEST(ref::edge_smoothing_zone_distance(q, Zone::green) == x + 0.6,
+               boost::test_tools::tolerance(1e-15));
+    BOOST_TEST(ref::edge_smoothing_zone_distance(q, Zone::red) == 0.0);
+    const auto r = ref::edge_smoothing(q);
+    auto f = r;
+    f.zone = Zone::blue;
+    BOOST_TEST(verdict(q, r, f) == "wrong");
+  }
+  // Sharp edge (n_lim < -o_lim): red is empty, blue and green are adjacent.
+  const auto& q = canonical("sharp_edge_blue_wins");
+  BOOST_TEST(std::isinf(ref::edge_smoothing_zone_distance(q, Zone::red)));
+  BOOST_TEST(std::isfinite(ref::edge_smoothing_zone_distance(q, Zone::green)));
+}
+
+BOOST_AUTO_TEST_CASE(region_claim_judged_by_distance_to_the_claimed_region) {
+  const auto& q = canonical("face_front");
+  const auto r = ref::edge_smoothing(q);
+  auto f = fst::edge_smoothing(q);
+  f.region = Region::edge0;
+  BOOST_TEST(verdict(q, r, f) == "wrong");
+}
+
+BOOST_AUTO_TEST_CASE(overlap_compared_even_after_an_excused_mismatch) {
+  // in_plane_flat: side 0 exactly, so a claimed side is excused; a wrong overlap is not.
+  const auto& q = canonical("in_plane_flat");
+  const auto r = ref::edge_smoothing(q);
+  BOOST_TEST(r.side == 0);
+  auto f = fst::edge_smoothing(q);
+  f.side = 1;
+  BOOST_TEST(verdict(q, r, f) == "boundary");
+  f.overlap += 1e-3;
+  BOOST_TEST(verdict(q, r, f) == "wrong");
 }
 
 BOOST_AUTO_TEST_CASE(run_twice_is_deterministic) {

@@ -136,7 +136,7 @@ BOOST_AUTO_TEST_CASE(fast_and_reference_trajectories_agree) {
     double sep = 0;
     for (std::size_t i = 0; i < a.t.size(); ++i)
       sep = std::max(sep, std::hypot(a.x[i] - b.x[i], a.z[i] - b.z[i]));
-    BOOST_TEST(sep <= 1e-9);  // the bound stated in README "rolling_sphere"
+    BOOST_TEST(sep <= 1e-12);  // the bound stated in README "rolling_sphere"
   }
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace contactbench::reference {
 namespace {
@@ -28,6 +29,22 @@ class R {
   ~R() { mpfr_clear(x_); }
   explicit R(const Q& q) : R() { mpfr_set_q(x_, q.get_mpq_t(), MPFR_RNDN); }
   double toDouble() const { return mpfr_get_d(x_, MPFR_RNDN); }
+  // For margins (>= 0): never below the exact value. A margin smaller than the true one could
+  // excuse a mismatch that must fail, so margins round up. Square roots of one rational use
+  // sqrt_up (directed rounding, rigorous); a margin combining several irrational terms (the
+  // zone distances, generator gaps) uses this: the 256-bit value times (1 + 2^-120),
+  // converted towards +inf. The factor covers the 256-bit evaluation's own error (absolute
+  // ~2^-250 of the operands' scale, all O(1) here) for every margin above 2^-120; smaller
+  // margins are below every stated bound anyway. Exact zeros stay 0.
+  double up() const {
+    mpfr_t t;
+    mpfr_init2(t, prec);
+    mpfr_mul_2si(t, x_, -120, MPFR_RNDU);
+    mpfr_add(t, t, x_, MPFR_RNDU);
+    const double d = mpfr_get_d(t, MPFR_RNDU);
+    mpfr_clear(t);
+    return d;
+  }
   friend R op(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), const R& a, const R& b) {
     R r;
     f(r.x_, a.x_, b.x_, MPFR_RNDN);
@@ -60,15 +77,23 @@ QV cross(const QV& a, const QV& b) {
 bool is_zero(const QV& a) { return sgn(a.x) == 0 && sgn(a.y) == 0 && sgn(a.z) == 0; }
 
 R to_r(const Q& q) { return R(q); }
-double round_q(const Q& q) {  // correctly rounded to the nearest double
+// sqrt(q) for a rational q >= 0, rounded up: every step rounds towards +inf, so the result is
+// never below the exact value, and a value that is exactly a double stays exact (margins:
+// see R::up).
+double sqrt_up(const Q& q) {
   mpfr_t t;
-  mpfr_init2(t, 53);
-  mpfr_set_q(t, q.get_mpq_t(), MPFR_RNDN);
-  const double d = mpfr_get_d(t, MPFR_RNDN);
+  mpfr_init2(t, prec);
+  mpfr_set_q(t, q.get_mpq_t(), MPFR_RNDU);
+  mpfr_sqrt(t, t, MPFR_RNDU);
+  const double d = mpfr_get_d(t, MPFR_RNDU);
   mpfr_clear(t);
   return d;
 }
-Vec3 round_qv(const QV& a) { return {round_q(a.x), round_q(a.y), round_q(a.z)}; }
+// Correctly rounded to the nearest double (subnormals included): reference/src/cgal.hpp.
+Vec3 round_qv(const QV& a) {
+  return {exact::to_nearest_double(a.x), exact::to_nearest_double(a.y),
+          exact::to_nearest_double(a.z)};
+}
 
 // Unit vector of an exact direction: the square root is unavoidable, so 256-bit MPFR.
 struct RV {
@@ -156,29 +181,102 @@ ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
   return out;
 }
 
-// Angular distance of unit direction u to the boundary of the cone (for inside directions):
-// the smallest |u.w| over the planes of two generators that support the cone. Evaluated in
-// double from the exact generators; its own error (~1e-15) is far below any fast bound.
-double inside_cone_margin(const std::vector<QV>& G, const Vec3& u) {
-  std::vector<Vec3> g;
-  for (const auto& x : G) g.push_back(round_qv(x).normalized());
-  double m = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < g.size(); ++i)
-    for (std::size_t j = i + 1; j < g.size(); ++j) {
-      const Vec3 w = g[i].cross(g[j]);
-      if (w.norm() < 1e-12) continue;
-      const Vec3 wn = w.normalized();
+// Angular distance of d / |d| (inside the cone) to the cone's boundary, exactly decided: the
+// smallest |d.w| / (|d| |w|) over the planes w = G_i x G_j (i < j, not parallel) that
+// support the cone (every G_k.w >= 0, or every one <= 0; exact signs). The smallest ratio is
+// found in rationals; only its square root is MPFR, rounded up (R::up). Two further exact
+// cases: all generators on one line (a ray or a line): every perturbation off that line
+// leaves the cone, margin 0; generators not on one line with no supporting plane: the cone is
+// all of R^3 (a 3-dimensional cone other than R^3 has a facet spanned by two non-parallel
+// generators, a 2-dimensional one lies in the plane of two of them), margin +inf.
+double inside_cone_margin(const std::vector<QV>& G, const QV& D) {
+  if (G.empty()) throw std::logic_error("edge_smoothing: vertex cone without generators");
+  const Q D2 = dot(D, D);
+  bool found = false, on_a_line = true;
+  Q best;  // (d.w)^2 / (|d|^2 |w|^2)
+  for (std::size_t i = 0; i < G.size(); ++i)
+    for (std::size_t j = i + 1; j < G.size(); ++j) {
+      const QV w = cross(G[i], G[j]);
+      if (is_zero(w)) continue;
+      on_a_line = false;
       bool pos = true, neg = true;
-      for (const auto& x : g) {
-        pos = pos && x.dot(wn) >= -1e-12;
-        neg = neg && x.dot(wn) <= 1e-12;
+      for (const auto& g : G) {
+        const int sg = sgn(dot(g, w));
+        pos = pos && sg >= 0;
+        neg = neg && sg <= 0;
       }
-      if (pos || neg) m = std::min(m, std::abs(u.dot(wn)));
+      if (!pos && !neg) continue;
+      const Q t = dot(D, w);
+      const Q v = t * t / (D2 * dot(w, w));
+      if (!found || v < best) best = v;
+      found = true;
     }
-  return std::isfinite(m) ? m : 0.0;  // a ray-like cone: any perturbation leaves it
+  if (found) return sqrt_up(best);
+  if (on_a_line) return 0.0;
+  return std::numeric_limits<double>::infinity();
+}
+
+// Per-zone interval distance of x = n.n1 on internal edge `k` (see edge_smoothing_zone_distance).
+struct EdgeZoneValues {
+  bool blue = false, red = false;  // the exact zone tests (green: neither)
+  bool red_nonempty = false;       // n_lim + o_lim > 0, exactly
+  R xn, nl, ol;                    // n.n1, n_lim, o_lim (256-bit)
+};
+EdgeZoneValues edge_zone_values(const cases::Mesh& m, int f, int k, const QV& N1, const QV& D) {
+  EdgeZoneValues z;
+  const int g = m.neighbour(f, k);
+  const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
+  QV N2 = cross(G1 - G0, G2 - G0);  // exact (Mesh::normal is double)
+  if (m.neighbour_flipped(f, k)) N2 = -N2;  // README "Woo": n2 agrees with n1 across the edge
+  const Q M1 = dot(N1, N1), M2 = dot(N2, N2), D2 = dot(D, D);
+  const Q Qd = dot(N1, N2);
+  const Q W = dot(cross(N1, N2), cross(N1, N2));
+  const Q x = dot(D, N1);
+  // n.n1 = x / (|D||N1|), n_lim = Qd / (|N1||N2|), o_lim = sqrt(W) / (|N1||N2|).
+  // blue: n_lim <= n.n1  <=>  x sqrt(M2) - Qd sqrt(D2) >= 0
+  // red:  n.n1 > -o_lim  <=>  x sqrt(M2) + sqrt(W D2) > 0
+  z.blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
+  z.red = !z.blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
+  z.red_nonempty = sign_diff_sqrt(Qd, Q(1), Q(-1), W) > 0;  // Qd + sqrt(W) > 0
+  const R sM1 = sqrt(to_r(M1)), sM2 = sqrt(to_r(M2));
+  z.xn = to_r(x) / (sqrt(to_r(D2)) * sM1);
+  z.nl = to_r(Qd) / (sM1 * sM2);
+  z.ol = sqrt(to_r(W)) / (sM1 * sM2);
+  return z;
 }
 
 }  // namespace
+
+double edge_smoothing_zone_distance(const cases::EdgeSmoothingQuery& q, cases::Zone zone) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const cases::Mesh& m = *q.mesh;
+  const int f = q.facet;
+  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
+  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
+  const int ri = static_cast<int>(cf.region);
+  if (cf.region == Region::face || ri > 3 || !m.edge_internal(f, ri - 1)) return inf;
+  if (zone != Zone::blue && zone != Zone::red && zone != Zone::green) return inf;
+  const int k = ri - 1;
+  const QV A = qv(a), B = qv(b), C = qv(c), X = qv(q.centre);
+  const QV corner[3] = {A, B, C};
+  const QV& U = corner[k];
+  const QV E = corner[(k + 1) % 3] - U;
+  const QV D = X - (U + (dot(X - U, E) / dot(E, E)) * E);
+  if (is_zero(D)) return inf;  // centre on the facet: no zone (centre_on_facet)
+  const auto z = edge_zone_values(m, f, k, cross(B - A, C - A), D);
+  const Zone exact = z.blue ? Zone::blue : z.red ? Zone::red : Zone::green;
+  if (zone == exact) return 0.0;
+  // Blue and green are adjacent only when the red interval between them is empty.
+  if ((zone == Zone::blue && exact == Zone::green) || (zone == Zone::green && exact == Zone::blue))
+    if (z.red_nonempty) return inf;
+  if (zone == Zone::red && !z.red_nonempty) return inf;
+  // Intervals of x = n.n1 (first match wins): blue [n_lim, 1], red (-o_lim, n_lim),
+  // green x <= min(-o_lim, n_lim). Distance of x to the claimed one (x is outside it).
+  if (zone == Zone::blue) return (z.nl - z.xn).up();
+  if (zone == Zone::red) return (exact == Zone::blue ? z.xn - z.nl : (R(Q(0)) - z.ol) - z.xn).up();
+  return (z.xn - min(R(Q(0)) - z.ol, z.nl)).up();
+}
+
 
 cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const cases::Mesh& m = *q.mesh;
@@ -195,7 +293,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const Q M1 = dot(N1, N1);
   const Q h1 = dot(X - A, N1);
   r.side = sgn(h1);
-  r.side_margin = (abs(to_r(h1)) / sqrt(to_r(M1))).toDouble();
+  r.side_margin = sqrt_up(h1 * h1 / M1);
 
   // Exact closest point for the exact region.
   QV P;
@@ -215,7 +313,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   r.overlap = (to_r(Q(q.radius)) - sqrt(to_r(D2))).toDouble();
   r.zone = Zone::none;
   r.zone_margin = r.cone_margin = std::numeric_limits<double>::infinity();
-  r.on_facet_margin = sqrt(to_r(D2)).toDouble();  // exactly 0 iff D2 == 0
+  r.on_facet_margin = sqrt_up(D2);  // exactly 0 iff D2 == 0
   if (sgn(D2) == 0) {  // centre on the facet: n undefined, report n1 (explicit state)
     r.centre_on_facet = true;
     r.normal = to_vec(unit(N1));
@@ -233,38 +331,26 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
       keep(r, D, P);
       return r;
     }
-    const int g = m.neighbour(f, k);
-    const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
-    QV N2 = cross(G1 - G0, G2 - G0);  // exact (Mesh::normal is double)
-    if (m.neighbour_flipped(f, k)) N2 = -N2;  // README "Woo": n2 agrees with n1 across the edge
-    const Q M2 = dot(N2, N2);
-    const Q Qd = dot(N1, N2);
-    const Q W = dot(cross(N1, N2), cross(N1, N2));
-    const Q x = dot(D, N1);
-    // n.n1 = x / (|D||N1|), n_lim = Qd / (|N1||N2|), o_lim = sqrt(W) / (|N1||N2|).
-    // blue: n_lim <= n.n1  <=>  x sqrt(M2) - Qd sqrt(D2) >= 0
-    // red:  n.n1 > -o_lim  <=>  x sqrt(M2) + sqrt(W D2) > 0
-    const bool blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
-    const bool red = !blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
-    const R sM1 = sqrt(to_r(M1)), sM2 = sqrt(to_r(M2));
-    const R xn = to_r(x) / (sqrt(to_r(D2)) * sM1);
-    const R nl = to_r(Qd) / (sM1 * sM2);
-    const R ol = sqrt(to_r(W)) / (sM1 * sM2);
-    const R to_blue = abs(xn - nl), to_red_green = abs(xn + ol);
+    const auto z = edge_zone_values(m, f, k, N1, D);
+    const bool blue = z.blue, red = z.red;
+    const R to_blue = abs(z.xn - z.nl), to_red_green = abs(z.xn + z.ol);
     const QV U = corner[k];
     if (blue) {
       r.zone = Zone::blue;
-      r.zone_margin = to_blue.toDouble();
+      r.zone_margin = to_blue.up();
       keep(r, D, P);
     } else if (red) {
       r.zone = Zone::red;
-      r.zone_margin = min(to_blue, to_red_green).toDouble();
+      r.zone_margin = min(to_blue, to_red_green).up();
       r.adjusted = true;
+      const int g = m.neighbour(f, k);
+      QV N2 = cross(qv(m.vertex(g, 1)) - qv(m.vertex(g, 0)), qv(m.vertex(g, 2)) - qv(m.vertex(g, 0)));
+      if (m.neighbour_flipped(f, k)) N2 = -N2;
       r.normal = to_vec(unit(N2));
-      r.point = round_qv(X - (dot(X - U, N2) / M2) * N2);  // exact rational, rounded once
+      r.point = round_qv(X - (dot(X - U, N2) / dot(N2, N2)) * N2);  // exact rational, rounded once
     } else {
       r.zone = Zone::green;
-      r.zone_margin = min(to_blue, to_red_green).toDouble();
+      r.zone_margin = min(to_blue, to_red_green).up();
       r.adjusted = true;
       r.normal = to_vec(unit(-N1));  // the document's n' = -n1, a unit vector (README)
       r.point = round_qv(X - (dot(X - U, N1) / M1) * N1);
@@ -290,7 +376,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const QV V = corner[k];
   if (cone.inside) {
     keep(r, D, P);
-    r.cone_margin = inside_cone_margin(G, to_vec(unit(D)));
+    r.cone_margin = inside_cone_margin(G, D);
     r.polar_margin = 1;  // |P(d)| / |d|
     return r;
   }
@@ -301,8 +387,8 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   if (cone.has_candidate) {  // the nearest unit direction of the cone: P(d) / |P(d)|
     n = unit(cone.best);
     const R ratio = sqrt(to_r(cone.best_norm2 / d2));  // |P(d)| / |d|
-    r.cone_margin = sqrt(to_r(1 - cone.best_norm2 / d2)).toDouble();  // sin(angle to cone)
-    r.polar_margin = ratio.toDouble();  // distance of d/|d| to the polar cone
+    r.cone_margin = sqrt_up(1 - cone.best_norm2 / d2);  // sin(angle to cone)
+    r.polar_margin = sqrt_up(cone.best_norm2 / d2);  // |P(d)| / |d|: distance to the polar cone
     r.cone_i = cone.face_i;
     r.cone_j = cone.face_j;
     const QV& Gi = G[cone.face_i];
@@ -318,7 +404,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
       const Q Mj = dot(Gj, Gj);
       for (const auto& [Gk, Mk] : {std::pair<const QV&, const Q&>{Gi, Mi}, {Gj, Mj}}) {
         const QV c = cross(cone.best, Gk);
-        r.feature_margin = std::min(r.feature_margin, sqrt(to_r(dot(c, c) / (Mk * d2))).toDouble());
+        r.feature_margin = std::min(r.feature_margin, sqrt_up(dot(c, c) / (Mk * d2)));
       }
       const QV w = cross(Gi, Gj);
       const R sin_ij = sqrt(to_r(dot(w, w) / (Mi * Mj)));
@@ -333,7 +419,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
         if (is_zero(w)) continue;
         const Q t = dot(rv, Gk);
         r.feature_margin =
-            std::min(r.feature_margin, sqrt(to_r(t * t * Mi / (dot(w, w) * d2))).toDouble());
+            std::min(r.feature_margin, sqrt_up(t * t * Mi / (dot(w, w) * d2)));
       }
       r.condition = 1;
     }
@@ -360,7 +446,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     for (std::size_t i = 0; i < G.size(); ++i) {
       if (sign_diff_sqrt(x[best], M[i], x[i], M[best]) == 0) continue;  // a tie: gap 0
       r.generator_gap[i] =
-          (to_r(x[best]) / (sd * sqrt(to_r(M[best]))) - to_r(x[i]) / (sd * sqrt(to_r(M[i])))).toDouble();
+          (to_r(x[best]) / (sd * sqrt(to_r(M[best]))) - to_r(x[i]) / (sd * sqrt(to_r(M[i])))).up();
     }
     for (std::size_t i = 0; i < G.size(); ++i) {
       const QV w = cross(G[i], G[best]);
@@ -369,7 +455,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     }
     r.cone_margin = 1;  // d/|d| is at distance 1 from the cone
     // -max d.g / (|d||g|): distance of d/|d| to the polar cone's boundary.
-    r.polar_margin = (abs(to_r(x[best])) / (sd * sqrt(to_r(M[best])))).toDouble();
+    r.polar_margin = sqrt_up(x[best] * x[best] / (d2 * M[best]));
     r.condition = 1;  // n' = g_best does not depend on d within the piece
   }
   r.normal = to_vec(n);
