@@ -50,21 +50,22 @@ inline double to_nearest_double(const mpq_class& q) {
 }
 inline double to_nearest_double(const Rational& q) { return to_nearest_double(mpq_class(q.mpq())); }
 
-// sqrt(num / den) rounded to double. A square root of a rational is irrational in general:
-// this is a high-precision (MPFR, 256-bit) evaluation rounded once more to 53 bits, not an
-// exact one; double rounding can only matter within 2^-200 relative of a midpoint.
-inline double sqrt_quotient_to_double(const mpz_class& num, const mpz_class& den) {
+// An upper bound of sqrt(num / den) as a double, for margins: a margin below the true one
+// could excuse a real error, so every step rounds towards +infinity. A square root of a
+// rational is irrational in general, hence MPFR (the quotient is exact up to 256 bits and
+// rounded up); exact squares of doubles stay exact.
+inline double sqrt_up_to_double(const mpz_class& num, const mpz_class& den) {
   mpfr_t x;
   mpfr_init2(x, 256);
-  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);
-  mpfr_div_z(x, x, den.get_mpz_t(), MPFR_RNDN);
-  mpfr_sqrt(x, x, MPFR_RNDN);
-  const double d = mpfr_get_d(x, MPFR_RNDN);
+  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDU);
+  mpfr_div_z(x, x, den.get_mpz_t(), MPFR_RNDU);
+  mpfr_sqrt(x, x, MPFR_RNDU);
+  const double d = mpfr_get_d(x, MPFR_RNDU);
   mpfr_clear(x);
   return d;
 }
-inline double sqrt_to_double(const mpq_class& q) {
-  return sqrt_quotient_to_double(q.get_num(), q.get_den());
+inline double sqrt_up_to_double(const mpq_class& q) {
+  return sqrt_up_to_double(q.get_num(), q.get_den());
 }
 
 // Sign of an interval: certain only when 0 is not inside (or the interval is exactly 0).

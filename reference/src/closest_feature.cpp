@@ -198,7 +198,7 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
     if (terms[i].first * terms[best].second < terms[best].first * terms[i].second) best = i;
   mpz_class L2 = 0;
   for (int k = 0; k < 3; ++k) L2 = std::max(L2, mpz_class(dot(e[k], e[k])));
-  r.margin = exact::sqrt_quotient_to_double(terms[best].first, terms[best].second * L2);
+  r.margin = exact::sqrt_up_to_double(terms[best].first, terms[best].second * L2);
   return r;
 }
 
@@ -295,7 +295,7 @@ double closest_feature_distance_to_region(const cases::ClosestFeatureQuery& q, R
     const auto ek = sub(v[(k + 1) % 3], v[k]);
     L2 = std::max(L2, mpq_class(dot(ek, ek)));
   }
-  return exact::sqrt_to_double(*best / L2);
+  return exact::sqrt_up_to_double(*best / L2);
 }
 
 double cgal_epick_squared_distance(const cases::ClosestFeatureQuery& q) {

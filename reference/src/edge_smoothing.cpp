@@ -77,18 +77,7 @@ QV cross(const QV& a, const QV& b) {
 bool is_zero(const QV& a) { return sgn(a.x) == 0 && sgn(a.y) == 0 && sgn(a.z) == 0; }
 
 R to_r(const Q& q) { return R(q); }
-// sqrt(q) for a rational q >= 0, rounded up: every step rounds towards +inf, so the result is
-// never below the exact value, and a value that is exactly a double stays exact (margins:
-// see R::up).
-double sqrt_up(const Q& q) {
-  mpfr_t t;
-  mpfr_init2(t, prec);
-  mpfr_set_q(t, q.get_mpq_t(), MPFR_RNDU);
-  mpfr_sqrt(t, t, MPFR_RNDU);
-  const double d = mpfr_get_d(t, MPFR_RNDU);
-  mpfr_clear(t);
-  return d;
-}
+// Margins use exact::sqrt_up_to_double (rounded up, never below the exact value; see R::up).
 // Correctly rounded to the nearest double (subnormals included): reference/src/cgal.hpp.
 Vec3 round_qv(const QV& a) {
   return {exact::to_nearest_double(a.x), exact::to_nearest_double(a.y),
@@ -211,7 +200,7 @@ double inside_cone_margin(const std::vector<QV>& G, const QV& D) {
       if (!found || v < best) best = v;
       found = true;
     }
-  if (found) return sqrt_up(best);
+  if (found) return exact::sqrt_up_to_double(best);
   if (on_a_line) return 0.0;
   return std::numeric_limits<double>::infinity();
 }
@@ -293,7 +282,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const Q M1 = dot(N1, N1);
   const Q h1 = dot(X - A, N1);
   r.side = sgn(h1);
-  r.side_margin = sqrt_up(h1 * h1 / M1);
+  r.side_margin = exact::sqrt_up_to_double(h1 * h1 / M1);
 
   // Exact closest point for the exact region.
   QV P;
@@ -313,7 +302,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   r.overlap = (to_r(Q(q.radius)) - sqrt(to_r(D2))).toDouble();
   r.zone = Zone::none;
   r.zone_margin = r.cone_margin = std::numeric_limits<double>::infinity();
-  r.on_facet_margin = sqrt_up(D2);  // exactly 0 iff D2 == 0
+  r.on_facet_margin = exact::sqrt_up_to_double(D2);  // exactly 0 iff D2 == 0
   if (sgn(D2) == 0) {  // centre on the facet: n undefined, report n1 (explicit state)
     r.centre_on_facet = true;
     r.normal = to_vec(unit(N1));
@@ -387,8 +376,8 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   if (cone.has_candidate) {  // the nearest unit direction of the cone: P(d) / |P(d)|
     n = unit(cone.best);
     const R ratio = sqrt(to_r(cone.best_norm2 / d2));  // |P(d)| / |d|
-    r.cone_margin = sqrt_up(1 - cone.best_norm2 / d2);  // sin(angle to cone)
-    r.polar_margin = sqrt_up(cone.best_norm2 / d2);  // |P(d)| / |d|: distance to the polar cone
+    r.cone_margin = exact::sqrt_up_to_double(1 - cone.best_norm2 / d2);  // sin(angle to cone)
+    r.polar_margin = exact::sqrt_up_to_double(cone.best_norm2 / d2);  // |P(d)| / |d|: distance to the polar cone
     r.cone_i = cone.face_i;
     r.cone_j = cone.face_j;
     const QV& Gi = G[cone.face_i];
@@ -404,7 +393,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
       const Q Mj = dot(Gj, Gj);
       for (const auto& [Gk, Mk] : {std::pair<const QV&, const Q&>{Gi, Mi}, {Gj, Mj}}) {
         const QV c = cross(cone.best, Gk);
-        r.feature_margin = std::min(r.feature_margin, sqrt_up(dot(c, c) / (Mk * d2)));
+        r.feature_margin = std::min(r.feature_margin, exact::sqrt_up_to_double(dot(c, c) / (Mk * d2)));
       }
       const QV w = cross(Gi, Gj);
       const R sin_ij = sqrt(to_r(dot(w, w) / (Mi * Mj)));
@@ -419,7 +408,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
         if (is_zero(w)) continue;
         const Q t = dot(rv, Gk);
         r.feature_margin =
-            std::min(r.feature_margin, sqrt_up(t * t * Mi / (dot(w, w) * d2)));
+            std::min(r.feature_margin, exact::sqrt_up_to_double(t * t * Mi / (dot(w, w) * d2)));
       }
       r.condition = 1;
     }
@@ -455,7 +444,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     }
     r.cone_margin = 1;  // d/|d| is at distance 1 from the cone
     // -max d.g / (|d||g|): distance of d/|d| to the polar cone's boundary.
-    r.polar_margin = sqrt_up(x[best] * x[best] / (d2 * M[best]));
+    r.polar_margin = exact::sqrt_up_to_double(x[best] * x[best] / (d2 * M[best]));
     r.condition = 1;  // n' = g_best does not depend on d within the piece
   }
   r.normal = to_vec(n);
