@@ -522,4 +522,19 @@ cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) {
   return res;
 }
 
+double ccd_separation_bound_at(const cases::CcdQuery& q, double t) {
+  const cases::Vec3 p0 = q.at(0, t), p1 = q.at(1, t), p2 = q.at(2, t), p3 = q.at(3, t);
+  double width;
+  if (q.kind == cases::CcdKind::vertex_face) {
+    const double longest = std::max({(p2 - p1).norm(), (p3 - p2).norm(), (p1 - p3).norm()});
+    width = longest > 0 ? (p2 - p1).cross(p3 - p1).norm() / longest : 0;
+  } else {
+    const cases::Vec3 ea = p1 - p0, eb = p3 - p2;
+    const double longest = std::max(ea.norm(), eb.norm());
+    width = longest > 0 ? ea.cross(eb).norm() / longest : 0;
+  }
+  const double kappa = width > 0 ? cases::ccd_scale(q) / width : 0x1p16;
+  return 0x1p-38 * std::clamp(kappa, 4.0, 0x1p16);
+}
+
 }  // namespace contactbench::fast

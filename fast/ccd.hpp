@@ -103,6 +103,12 @@ inline constexpr int ccd_max_nodes_dd = 400;   // double-double stage
 // Stated bounds of the deviations (see "Deviations" above; the comparison rule of
 // harness/pairs/ccd.hpp uses them).
 inline constexpr double ccd_separation_bound = 0x1p-36;  // relative to cases::ccd_scale
+// The bound of (1) with the query's own conditioning at time t instead of the assumed
+// kappa <= 4: 2^-38 kappa, kappa = scale over the smallest altitude of the triangle
+// (vertex-face) or over min(|ea|, |eb|) sin(angle) (edge-edge) at t, clamped to [4, 2^16].
+// Primitives that degenerate at t (coincident vertices, parallel edges) have unbounded
+// kappa: there the claim is capped at 2^-22 of the scale. Never below ccd_separation_bound.
+double ccd_separation_bound_at(const cases::CcdQuery& q, double t);
 inline constexpr double ccd_toi_gap_bound = 0x1p-47;     // toi units (t in [0, 1])
 
 }  // namespace contactbench::fast

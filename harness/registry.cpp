@@ -31,9 +31,9 @@ const std::vector<Family>& families() {
           "+4u·M/L, squared distance within 2·point·(1+R/L)+4u(1+R/L)^2"),
       make_family<CcdPair>(
           Agreement::conservative,
-          "never a miss; a false positive is counted only when the exact motion comes within 2^-37 "
-          "of the scale of touching (or the search was cut short), else wrong; toi a certified "
-          "lower bound of t*, at most 2^-47 early unless the primitives are within 2^-37 there"),
+          "never a miss; a false positive is counted only when the exact motion comes within "
+          "2^-39·kappa of the scale of touching (or the search was cut short), else wrong; toi a "
+          "certified lower bound of t*, at most 2^-47 early unless the primitives are that close"),
       make_family<EdgeSmoothingPair>(
           Agreement::approximate,
           "a decision excused only when the exact distance to the value fast claimed (region, "

@@ -30,7 +30,8 @@ Comparison CcdPair::compare(const Query& q, const Result& ref, const Result& fas
   constexpr double inf = std::numeric_limits<double>::infinity();
   // The separation estimates are upper estimates up to ~2^-60 of the scale (long double);
   // excusing only below half the stated bound keeps that error far on the safe side.
-  constexpr double excuse_below = fast::ccd_separation_bound / 2;
+  // The bound is the fast variant's resolution claim at its own toi (see fast/ccd.hpp).
+  const double excuse_below = fast::ccd_separation_bound_at(q, fast.hit ? fast.toi : 0.0) / 2;
   Comparison c;
   if (q.ground_truth >= 0 && (q.ground_truth == 1) != ref.hit)
     c.mismatches.push_back({"reference_vs_ground_truth",

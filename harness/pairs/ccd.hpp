@@ -26,15 +26,16 @@ struct CcdPair {
   //  - fast misses a contact: wrong (field "hit", infinite margin);
   //  - fast reports a contact that is not there: a counted false positive only when the
   //    fast result is flagged cut_short (node budget / input range: no distance claim) or
-  //    the reference's separation is <= fast::ccd_separation_bound / 2 (the separation is a
-  //    long-double upper estimate, accurate to ~2^-60 of the scale; half the bound keeps
-  //    that error far on the safe side); otherwise wrong (field "hit", margin = separation);
+  //    the reference's separation is <= fast::ccd_separation_bound_at(q, fast toi) / 2
+  //    (the separation is a long-double upper estimate, accurate to ~2^-60 of the scale;
+  //    half the bound keeps that error far on the safe side); otherwise wrong (field
+  //    "hit", margin = separation);
   //  - both hit and fast toi > exact toi (reference toi is t* rounded down, so this is
   //    exactly fast toi > t*): wrong (field "toi_lower_bound");
   //  - both hit: "toi_gap" = reference toi - fast toi, bound fast::ccd_toi_gap_bound (one
   //    leaf); a larger gap is allowed only at a near contact: continuous
   //    "toi_early_distance" = distance between the primitives at the fast toi / scale, bound
-  //    ccd_separation_bound / 2 (unless cut_short: then a counted false positive).
+  //    ccd_separation_bound_at / 2 (unless cut_short: then a counted false positive).
   static Comparison compare(const Query& q, const Result& ref, const Result& fast);
   static nlohmann::json query_to_json(const Query& q) { return cases::to_json(q); }
   static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
