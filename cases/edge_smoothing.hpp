@@ -58,7 +58,8 @@ struct EdgeSmoothingResult {
   double overlap = 0;          // radius - |centre - closest point| (length; > 0 touching)
   // Exact margins of the decisions (reference; the fast variant leaves them NaN), rounded up
   // (never below the exact value). A mismatch is excused by the margin of the value fast
-  // claimed: for region and zone that is computed separately (harness/pairs/edge_smoothing.cpp).
+  // claimed: for region, zone and a projected cone piece that is computed separately
+  // (harness/pairs/edge_smoothing.cpp); feature_margin is then only reported.
   double region_margin = 0;  // closest_feature margin (relative to the longest edge)
   double side_margin = 0;    // length: |distance of the centre to the facet's plane|
   double zone_margin = 0;    // dimensionless: |n.n1 - n_lim| / |n.n1 + o_lim| that can flip it

@@ -37,9 +37,10 @@ const std::vector<Family>& families() {
       make_family<EdgeSmoothingPair>(
           Agreement::approximate,
           "a decision excused only when the exact distance to the value fast claimed (region, "
-          "zone; non-adjacent zone: wrong) is within 64eps·kappa (zone, cone), 64eps·(L/h)·L (side) "
-          "or the closest-feature bound, eps = 2^-52, kappa = L/min(altitude h, exact distance), "
-          "from the query; overlap always within 64eps·(L/h)·L; n' within 64eps·kappa·condition"),
+          "zone, cone piece; non-adjacent zone: wrong) is within 64eps·kappa (zone, cone), "
+          "64eps·(L/h)·L (side) or the closest-feature bound, eps = 2^-52, "
+          "kappa = L/min(altitude h, exact distance), from the query; overlap always within "
+          "64eps·(L/h)·L; n' within 64eps·kappa·condition"),
       make_family<BarrierPair>(
           Agreement::approximate,
           "value, gradient, Hessian within 10 ULP of MPFR-256 rounded once (<= 8.5u forward error "

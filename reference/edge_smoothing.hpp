@@ -23,4 +23,17 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q);
 // closest feature is not an internal edge or the centre is on the facet. 0 for the exact zone.
 double edge_smoothing_zone_distance(const cases::EdgeSmoothingQuery& q, cases::Zone zone);
 
+// The margin that excuses a fast vertex-cone piece (cone_i, cone_j) different from the exact
+// one in the projected case (d = centre - vertex outside the cone, not polar): the distance
+// of d/|d| to the closed set S of directions whose cone projection P(d) lies on the claimed
+// piece (unit as feature_margin), exact in rationals and one square root rounded up. Ray i:
+// S = R+ g_i + N(ray); face (i, j): S = F + N(F) with F the cone's whole face in the plane of
+// g_i, g_j, so any pair spanning the same face plane is the same piece (coplanar generators).
+// 0 when d is in S (exact ties, the same face under another label); a far piece gets its true,
+// large distance; +inf (always `wrong`) when S holds no such d (a plane that does not support
+// the cone, a ray inside the cone, parallel or out-of-range indices) and when the exact case
+// is not a projected vertex cone.
+double edge_smoothing_cone_piece_distance(const cases::EdgeSmoothingQuery& q, int cone_i,
+                                          int cone_j);
+
 }  // namespace contactbench::reference

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -63,14 +64,21 @@ Comparison EdgeSmoothingPair::compare(const Query& q, const Result& ref, const R
   if (ref.zone == cases::Zone::vertex_cone && ref.adjusted) {
     c.discrete("polar", ref.polar, fast.polar, ref.polar_margin, b.angle);
     if (!agree()) return c;
-    // The piece of the cone n' comes from. Margin: in the polar case the reference's exact
-    // gap to the fast variant's generator (so a clearly worse generator is wrong even when
-    // the best two tie); in the projected case the distance of d to its piece's boundary.
-    const bool polar_pick = ref.polar && fast.cone_i >= 0 &&
-                            fast.cone_i < static_cast<int>(ref.generator_gap.size());
-    const double margin = polar_pick ? ref.generator_gap[fast.cone_i] : ref.feature_margin;
-    c.discrete("cone_feature", fmt::format("{},{}", ref.cone_i, ref.cone_j),
-               fmt::format("{},{}", fast.cone_i, fast.cone_j), margin, b.angle);
+    // The piece of the cone n' comes from. Margin, for the piece the fast variant claimed: in
+    // the polar case the reference's exact gap to its generator (so a clearly worse generator
+    // is wrong even when the best two tie); in the projected case the exact distance of d/|d|
+    // to the directions that project onto the claimed piece (a whole face plane counts as one
+    // piece, whatever pair labels it).
+    if (ref.cone_i != fast.cone_i || ref.cone_j != fast.cone_j) {
+      double margin = std::numeric_limits<double>::infinity();
+      if (!ref.polar)
+        margin = reference::edge_smoothing_cone_piece_distance(q, fast.cone_i, fast.cone_j);
+      else if (fast.cone_i >= 0 && fast.cone_i < static_cast<int>(ref.generator_gap.size()) &&
+               fast.cone_j < 0)
+        margin = ref.generator_gap[fast.cone_i];
+      c.discrete("cone_feature", fmt::format("{},{}", ref.cone_i, ref.cone_j),
+                 fmt::format("{},{}", fast.cone_i, fast.cone_j), margin, b.angle);
+    }
     if (!agree()) return c;
     condition = ref.condition;
   }

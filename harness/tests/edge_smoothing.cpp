@@ -316,6 +316,146 @@ BOOST_AUTO_TEST_CASE(projected_piece_and_its_margin) {
   }
 }
 
+// Index of the generator of the fan with unit direction u (the first one), or -1.
+int generator_index(const std::vector<Vec3>& g, const Vec3& u) {
+  for (std::size_t i = 0; i < g.size(); ++i)
+    if ((g[i] - u.normalized()).norm() <= 1e-15) return static_cast<int>(i);
+  return -1;
+}
+
+BOOST_AUTO_TEST_CASE(claimed_piece_distance_exact_on_a_hand_derived_fan) {
+  // The canonical fan at u = (0,-2,0) in front of facet 1: generators z = (0,0,1) (facet 1
+  // and the flat facet across edge2), a = (3,0,4), c = (3,-3,2). Outward face normals:
+  // (a, c): n1 = (4,2,-3); (c, z): n2 = (-1,-1,0); (z, a): (0,1,0). d = (4,-2,1) projects
+  // into the face (a, c). Claimed ray c: d.c = 20 > 0, d_perp = d - (10/11) c
+  // = (14,8,-9)/11 = (3/11) n1 - (2/11) n2, outside the wedge of n1, n2 beyond n1:
+  // dist^2 = |d_perp|^2 - (d_perp.n1)^2 / |n1|^2 = 31/11 - 81/29 = 8/319; over |d|^2 = 21.
+  // Claimed face (z, a): across (d.(0,1,0) = -2): 4; in the plane y = 0, (4,0,1) beyond a:
+  // 17 - 16^2/25 = 169/25; total 269/25, over 21.
+  const auto& q = canonical("vertex_outside_cone");
+  const auto r = ref::edge_smoothing(q);
+  const auto g = generators(q, r);
+  const int iz = generator_index(g, Vec3(0, 0, 1)), ia = generator_index(g, Vec3(3, 0, 4)),
+            ic = generator_index(g, Vec3(3, -3, 2));
+  BOOST_TEST_REQUIRE(iz >= 0);
+  BOOST_TEST_REQUIRE(ia >= 0);
+  BOOST_TEST_REQUIRE(ic >= 0);
+  BOOST_TEST_REQUIRE(r.cone_i == std::min(ia, ic));
+  BOOST_TEST_REQUIRE(r.cone_j == std::max(ia, ic));
+  BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, r.cone_i, r.cone_j) == 0.0);
+  BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, ic, ia) == 0.0);  // same face
+  const double to_ray = ref::edge_smoothing_cone_piece_distance(q, ic, -1);
+  BOOST_TEST(to_ray >= std::sqrt(8.0 / 6699) * (1 - 1e-16));
+  BOOST_TEST(to_ray == std::sqrt(8.0 / 6699), boost::test_tools::tolerance(1e-15));
+  BOOST_TEST(to_ray == r.feature_margin, boost::test_tools::tolerance(1e-15));  // that boundary
+  const double to_face =
+      ref::edge_smoothing_cone_piece_distance(q, std::min(iz, ia), std::max(iz, ia));
+  BOOST_TEST(to_face == std::sqrt(269.0 / 525), boost::test_tools::tolerance(1e-15));
+  // Not a piece of this cone: out of range, a generator with itself.
+  const double inf = std::numeric_limits<double>::infinity();
+  BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, static_cast<int>(g.size()), -1) == inf);
+  BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, ic, ic) == inf);
+  // Not the projected case: d inside the cone.
+  const auto& inside = canonical("vertex_inside_cone");
+  BOOST_TEST(ref::edge_smoothing_cone_piece_distance(inside, 0, -1) == inf);
+}
+
+BOOST_AUTO_TEST_CASE(claimed_piece_near_boundary_is_boundary_far_face_is_wrong) {
+  // Same fan, d = B + delta m with B = 3c + n1 = (13,-7,3) on the boundary between the face
+  // (a, c) and the ray c, m = c x n1 = (5,17,18) pointing into the face's side (m.a = 87).
+  // B.m = 0, so |d|^2 = 227 + 638 delta^2 and the distance to the ray's directions is
+  // delta sqrt(638) / |d|. A fast variant claiming the ray c is within rounding of the truth
+  // (`boundary`); one claiming the far face (z, a) is `wrong`.
+  const double delta = 0x1p-46;
+  auto q = canonical("vertex_outside_cone");
+  const Vec3 u = q.mesh->vertex(q.facet, 0);
+  BOOST_TEST_REQUIRE((u - Vec3(0, -2, 0)).norm() == 0.0);
+  q.centre = u + Vec3(13, -7, 3) + delta * Vec3(5, 17, 18);  // exact in double
+  q.radius = 16;
+  const auto r = ref::edge_smoothing(q);
+  BOOST_TEST_REQUIRE(cases::to_string(r.region) == std::string("vertex0"));
+  BOOST_TEST_REQUIRE(r.adjusted);
+  BOOST_TEST_REQUIRE(!r.polar);
+  const auto g = generators(q, r);
+  const int iz = generator_index(g, Vec3(0, 0, 1)), ia = generator_index(g, Vec3(3, 0, 4)),
+            ic = generator_index(g, Vec3(3, -3, 2));
+  BOOST_TEST_REQUIRE(r.cone_i == std::min(ia, ic));
+  BOOST_TEST_REQUIRE(r.cone_j == std::max(ia, ic));
+  const double exact = delta * std::sqrt(638 / (227 + 638 * delta * delta));
+  const double to_ray = ref::edge_smoothing_cone_piece_distance(q, ic, -1);
+  BOOST_TEST(to_ray > 0.0);
+  BOOST_TEST(to_ray == exact, boost::test_tools::tolerance(1e-15));
+  auto f = fst::edge_smoothing(q);
+  BOOST_TEST_REQUIRE(!f.polar);
+  BOOST_TEST_REQUIRE(f.adjusted);
+  f.cone_i = ic;  // claims the adjacent ray (n' = c differs from the exact n' by ~delta)
+  f.cone_j = -1;
+  f.normal = g[ic];
+  f.point = q.centre - (q.centre - u).dot(f.normal) * f.normal;
+  BOOST_TEST(verdict(q, r, f) == "boundary");
+  f.cone_i = std::min(iz, ia);  // claims the far face (z, a)
+  f.cone_j = std::max(iz, ia);
+  BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, f.cone_i, f.cone_j) > 0.3);
+  BOOST_TEST(verdict(q, r, f) == "wrong");
+}
+
+BOOST_AUTO_TEST_CASE(claimed_piece_same_face_plane_under_another_label) {
+  // d = c + z + n2 = (2,-4,3) projects into the face (z, c); the fan has z twice (facet 1
+  // and the flat facet across edge2), so the pairs (z, c) and (z', c) span the same face
+  // plane: one piece, distance 0 whichever label is claimed. The ray z is not: its normal
+  // cone is {x <= 0, x <= y} in the plane z = 0, the polar of H = cone{(1,0), (1,-1)};
+  // d_perp = (2,-4) projects onto H at (3,-3): dist^2 = 18, over |d|^2 = 29.
+  auto q = canonical("vertex_outside_cone");
+  const Vec3 u = q.mesh->vertex(q.facet, 0);
+  q.centre = u + Vec3(2, -4, 3);
+  q.radius = 6;
+  const auto r = ref::edge_smoothing(q);
+  BOOST_TEST_REQUIRE(r.adjusted);
+  BOOST_TEST_REQUIRE(!r.polar);
+  const auto g = generators(q, r);
+  const int ic = generator_index(g, Vec3(3, -3, 2));
+  std::vector<int> zs;
+  for (int i = 0; i < static_cast<int>(g.size()); ++i)
+    if ((g[i] - Vec3(0, 0, 1)).norm() == 0.0) zs.push_back(i);
+  BOOST_TEST_REQUIRE(zs.size() == 2u);
+  BOOST_TEST_REQUIRE(r.cone_j >= 0);
+  for (int z : zs) {
+    BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, std::min(z, ic), std::max(z, ic)) == 0.0);
+    BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, z, -1) == std::sqrt(18.0 / 29),
+               boost::test_tools::tolerance(1e-15));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(claimed_piece_distance_generated_queries) {
+  // Generated projected vertex cones: the reference's own piece is at distance 0; any other
+  // piece is either the same one under another label (0) or at least as far as the nearest
+  // boundary of d's own region: a side plane (feature_margin), the cone (cone_margin) or the
+  // polar cone (polar_margin).
+  int checked = 0, same = 0;
+  for (bool degenerate : {false, true})
+    for (const auto& q : generated(1500, degenerate)) {
+      const auto r = ref::edge_smoothing(q);
+      if (r.zone != Zone::vertex_cone || !r.adjusted || r.polar) continue;
+      BOOST_TEST_CONTEXT("query " << checked << (degenerate ? " degenerate" : " random")) {
+        BOOST_TEST(ref::edge_smoothing_cone_piece_distance(q, r.cone_i, r.cone_j) == 0.0);
+        const double lower =
+            std::min({r.feature_margin, r.cone_margin, r.polar_margin}) * (1 - 1e-12);
+        const int n = static_cast<int>(generators(q, r).size());
+        for (int i = 0; i < n; ++i)
+          for (int j = -1; j < n; ++j) {
+            if (j == i || (j >= 0 && j < i) || (i == r.cone_i && j == r.cone_j)) continue;
+            const double dist = ref::edge_smoothing_cone_piece_distance(q, i, j);
+            same += dist == 0.0;
+            BOOST_TEST((dist == 0.0 || dist >= lower),
+                       i << "," << j << ": " << dist << " < " << lower);
+          }
+      }
+      ++checked;
+    }
+  BOOST_TEST(checked > 100);
+  BOOST_TEST_MESSAGE("claimed pieces: " << checked << " queries, " << same << " other labels at 0");
+}
+
 BOOST_AUTO_TEST_CASE(centre_on_facet_is_an_explicit_state) {
   const auto r = ref::edge_smoothing(canonical("centre_on_facet"));
   BOOST_TEST(r.centre_on_facet);

@@ -234,7 +234,95 @@ EdgeZoneValues edge_zone_values(const cases::Mesh& m, int f, int k, const QV& N1
   return z;
 }
 
+// Squared distance of D to the cone spanned by G (exact, via cone_test): 0 inside, else
+// |D|^2 - |P(D)|^2 (|P(D)|^2 the largest candidate), |D|^2 when D is polar to the cone.
+Q squared_distance_to_cone(const std::vector<QV>& G, const QV& D) {
+  const auto c = cone_test(G, D);
+  if (c.inside) return Q(0);
+  return c.has_candidate ? dot(D, D) - c.best_norm2 : dot(D, D);
+}
+
 }  // namespace
+
+double edge_smoothing_cone_piece_distance(const cases::EdgeSmoothingQuery& q, int cone_i,
+                                          int cone_j) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const cases::Mesh& m = *q.mesh;
+  const int f = q.facet;
+  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
+  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
+  const int ri = static_cast<int>(cf.region);
+  if (ri < 4 || !m.vertex_internal(f, ri - 4)) return inf;
+  const int k = ri - 4;
+  const QV A = qv(a), B = qv(b), C = qv(c), X = qv(q.centre);
+  const QV corner[3] = {A, B, C};
+  const QV D = X - corner[k];
+  if (is_zero(D)) return inf;  // centre on the facet
+  const int flip = sgn(dot(X - A, cross(B - A, C - A))) < 0 ? -1 : 1;
+  std::vector<QV> G;
+  for (const auto& [g, sg] : cases::oriented_fan(m, f, m.facets()[f][k])) {
+    const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
+    G.push_back(Q(sg * flip) * cross(G1 - G0, G2 - G0));
+  }
+  const int n = static_cast<int>(G.size());
+  if (cone_i < 0 || cone_i >= n || cone_j >= n || (cone_j >= 0 && cone_j == cone_i)) return inf;
+  const auto cone = cone_test(G, D);
+  if (cone.inside || !cone.has_candidate) return inf;  // not the projected case
+  const Q D2 = dot(D, D);
+  const QV& Gi = G[cone_i];
+  Q dist2;
+  if (cone_j < 0) {
+    // Ray i: S = R+ g_i + N, N = {r . g_i = 0, r . g_k <= 0 for all k} (the normal cone of the
+    // ray). The two parts are orthogonal: dist^2 = min(0, d.g_i)^2 / |g_i|^2 + dist(d_perp, N)^2,
+    // and in the plane g_i^perp, N is the polar of H = cone of the g_k projected onto that plane,
+    // so by Moreau dist(d_perp, N) = |P_H(d_perp)|. N = {0} (g_i inside the cone): no d outside
+    // the cone projects onto the ray, +inf.
+    const Q Mi = dot(Gi, Gi);
+    std::vector<QV> H;
+    for (const auto& Gk : G) {
+      const QV h = Gk - (dot(Gk, Gi) / Mi) * Gi;
+      if (!is_zero(h)) H.push_back(h);
+    }
+    const QV Dp = D - (dot(D, Gi) / Mi) * Gi;
+    // N = {0} iff H is the whole plane g_i^perp: test two independent directions of it and
+    // their negatives (a convex cone containing +-e1, +-e2 of a plane is the plane).
+    if (!H.empty()) {
+      QV e1 = cross(Gi, H[0]);  // in the plane, orthogonal to H[0]
+      const QV e2 = cross(Gi, e1);
+      bool whole = true;
+      for (const QV& e : {e1, -e1, e2, -e2}) whole = whole && squared_distance_to_cone(H, e) == 0;
+      if (whole) return inf;
+    }
+    const Q t = dot(D, Gi);
+    const Q along = sgn(t) < 0 ? t * t / Mi : Q(0);
+    const Q pdp = dot(Dp, Dp) - squared_distance_to_cone(H, Dp);  // |P_H(d_perp)|^2
+    dist2 = along + pdp;
+  } else {
+    // Face: the plane of g_i, g_j (normal w). Any pair spanning the same supporting plane is
+    // the same piece (coplanar generators): F = the cone's face in that plane (all generators
+    // with g.w = 0), N = R+ w_out (the whole line when the cone is planar). S = F + N with
+    // orthogonal parts: dist^2 = dist(d_plane, F)^2 + dist(d_w, N)^2. A plane that does not
+    // support the cone holds no face: no d outside projects there, +inf.
+    const QV w = cross(Gi, G[cone_j]);
+    if (is_zero(w)) return inf;
+    bool pos = false, neg = false;
+    std::vector<QV> F;
+    for (const auto& Gk : G) {
+      const int s = sgn(dot(Gk, w));
+      pos = pos || s > 0;
+      neg = neg || s < 0;
+      if (s == 0) F.push_back(Gk);
+    }
+    if (pos && neg) return inf;
+    const Q W = dot(w, w), t = dot(D, w);
+    const QV Dp = D - (t / W) * w;
+    // w_out = -w when the generators lie on w's positive side, w when on its negative side.
+    const int out = pos ? -1 : 1;
+    const Q across = (pos || neg) && sgn(t) * out < 0 ? t * t / W : Q(0);
+    dist2 = across + squared_distance_to_cone(F, Dp);
+  }
+  return exact::sqrt_up_to_double(dist2 / D2);
+}
 
 double edge_smoothing_zone_distance(const cases::EdgeSmoothingQuery& q, cases::Zone zone) {
   const double inf = std::numeric_limits<double>::infinity();
