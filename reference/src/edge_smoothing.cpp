@@ -242,6 +242,21 @@ Q squared_distance_to_cone(const std::vector<QV>& G, const QV& D) {
   return c.has_candidate ? dot(D, D) - c.best_norm2 : dot(D, D);
 }
 
+// The contact of a query with its facet: the exact closest-feature region and the facet's
+// corners and the centre as exact rationals (shared by the kernel and the claimed-value
+// distances below).
+struct FacetContact {
+  cases::ClosestFeatureResult feature;
+  int region;  // static_cast<int>(feature.region)
+  QV A, B, C, X;
+};
+FacetContact facet_contact(const cases::EdgeSmoothingQuery& q) {
+  const cases::Mesh& m = *q.mesh;
+  const Vec3 &a = m.vertex(q.facet, 0), &b = m.vertex(q.facet, 1), &c = m.vertex(q.facet, 2);
+  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
+  return {cf, static_cast<int>(cf.region), qv(a), qv(b), qv(c), qv(q.centre)};
+}
+
 }  // namespace
 
 double edge_smoothing_cone_piece_distance(const cases::EdgeSmoothingQuery& q, int cone_i,
@@ -249,12 +264,9 @@ double edge_smoothing_cone_piece_distance(const cases::EdgeSmoothingQuery& q, in
   const double inf = std::numeric_limits<double>::infinity();
   const cases::Mesh& m = *q.mesh;
   const int f = q.facet;
-  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
-  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
-  const int ri = static_cast<int>(cf.region);
+  const auto [cf, ri, A, B, C, X] = facet_contact(q);
   if (ri < 4 || !m.vertex_internal(f, ri - 4)) return inf;
   const int k = ri - 4;
-  const QV A = qv(a), B = qv(b), C = qv(c), X = qv(q.centre);
   const QV corner[3] = {A, B, C};
   const QV D = X - corner[k];
   if (is_zero(D)) return inf;  // centre on the facet
@@ -328,13 +340,10 @@ double edge_smoothing_zone_distance(const cases::EdgeSmoothingQuery& q, cases::Z
   const double inf = std::numeric_limits<double>::infinity();
   const cases::Mesh& m = *q.mesh;
   const int f = q.facet;
-  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
-  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
-  const int ri = static_cast<int>(cf.region);
+  const auto [cf, ri, A, B, C, X] = facet_contact(q);
   if (cf.region == Region::face || ri > 3 || !m.edge_internal(f, ri - 1)) return inf;
   if (zone != Zone::blue && zone != Zone::red && zone != Zone::green) return inf;
   const int k = ri - 1;
-  const QV A = qv(a), B = qv(b), C = qv(c), X = qv(q.centre);
   const QV corner[3] = {A, B, C};
   const QV& U = corner[k];
   const QV E = corner[(k + 1) % 3] - U;
@@ -359,12 +368,9 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const cases::Mesh& m = *q.mesh;
   const int f = q.facet;
   cases::EdgeSmoothingResult r;
-  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
-  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
+  const auto [cf, ri, A, B, C, X] = facet_contact(q);
   r.region = cf.region;
   r.region_margin = cf.margin;
-
-  const QV A = qv(a), B = qv(b), C = qv(c), X = qv(q.centre);
   const QV corner[3] = {A, B, C};
   const QV N1 = cross(B - A, C - A);
   const Q M1 = dot(N1, N1);
@@ -374,7 +380,6 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
 
   // Exact closest point for the exact region.
   QV P;
-  const int ri = static_cast<int>(cf.region);
   if (cf.region == Region::face) {
     P = X - (h1 / M1) * N1;
   } else if (ri <= 3) {
