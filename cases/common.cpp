@@ -40,6 +40,21 @@ double log_uniform(Rng& rng, double lo, double hi) {
   return std::exp(uniform(rng, std::log(lo), std::log(hi)));
 }
 
+std::string regime(std::initializer_list<std::pair<std::string_view, std::string_view>> tags) {
+  std::string out;
+  for (const auto& [axis, value] : tags) {
+    if (!out.empty()) out += ' ';
+    out.append(axis).append("=").append(value);
+  }
+  return out;
+}
+
+std::string scale_tag(double s) {
+  if (!(s > 0) || !std::isfinite(s)) return "invalid";
+  const int e = static_cast<int>(std::lround(std::log10(s)));
+  return e == 0 ? "1" : "1e" + std::to_string(e);
+}
+
 void Where::fail(const std::string& field, const std::string& what) const {
   std::string msg = file.empty() ? std::string("<input>") : file;
   if (!record.empty()) msg += ": " + record;

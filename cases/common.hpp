@@ -4,9 +4,12 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace contactbench::cases {
 
@@ -34,6 +37,22 @@ double pick_scale(Rng& rng);
 // so every decade is equally likely. The rounding of exp may land an ulp outside [lo, hi];
 // callers with a hard domain limit clamp.
 double log_uniform(Rng& rng, double lo, double hi);
+
+// A generated query with its regime label: space-separated "axis=value" tags, e.g.
+// "shape=needle config=face place=far scale=1e-3". `check` counts verdicts per tag, so a
+// family's weak regime shows at a glance. Axes in use: shape (triangle quality), config
+// (contact configuration), place (near / far from the origin), scale (the query's size),
+// plus family-specific ones (motion, regime of a parameter, ...). Build tags with regime().
+template <class Q>
+struct Generated {
+  Q query;
+  std::string regime;
+};
+
+// "axis=value axis=value ...": one label from (axis, value) pairs, in the order given.
+std::string regime(std::initializer_list<std::pair<std::string_view, std::string_view>> tags);
+// The scale tag of a length scale s: "1e-3", "1", "1e3", ... (nearest decade).
+std::string scale_tag(double s);
 
 // Bad input: the message already names file, record/line and field.
 class InputError : public std::runtime_error {

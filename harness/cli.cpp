@@ -24,19 +24,63 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::vector<const Family*> select_families(const std::vector<std::string>& names) {
+// The named families (default: every honest one); with `planted`, each selected honest
+// family's planted faults follow it.
+std::vector<const Family*> select_families(const std::vector<std::string>& names,
+                                           bool planted = false) {
   std::vector<const Family*> out;
   if (names.empty()) {
     for (const auto& f : families())
       if (!f.planted) out.push_back(&f);
-    return out;
+  } else {
+    for (const auto& n : names) {
+      const Family* f = find_family(n);
+      if (!f) throw UsageError(fmt::format("unknown family \"{}\" (see `contactbench list`)", n));
+      out.push_back(f);
+    }
   }
-  for (const auto& n : names) {
-    const Family* f = find_family(n);
-    if (!f) throw UsageError(fmt::format("unknown family \"{}\" (see `contactbench list`)", n));
-    out.push_back(f);
+  if (!planted) return out;
+  std::vector<const Family*> with;
+  for (const Family* f : out) {
+    with.push_back(f);
+    for (const auto& p : families())
+      if (p.planted && p.parent == f->name) with.push_back(&p);
   }
-  return out;
+  return with;
+}
+
+// The coverage of a family's decisions against its declared decision space: every value no
+// query reached, and every decision whose boundary no query lay on or within the stated bound
+// of, unless the family explains why (DecisionSpace::explained).
+nlohmann::json coverage_flags(const Family& f, const FamilyStats& s) {
+  nlohmann::json flags = nlohmann::json::array(), explained = nlohmann::json::array();
+  for (const auto& d : f.decision_space) {
+    const auto it = s.coverage.find(d.name);
+    std::uint64_t near = 0;
+    auto reached = [&](const std::string& v) -> std::uint64_t {
+      if (it == s.coverage.end()) return 0;
+      const auto jt = it->second.find(v);
+      return jt == it->second.end() ? 0 : jt->second.reached;
+    };
+    if (it != s.coverage.end())
+      for (const auto& [v, c] : it->second) near += c.within_bound;
+    for (const auto& v : d.values) {
+      if (reached(v) > 0) continue;
+      const auto why = d.explained.find(v);
+      if (why == d.explained.end())
+        flags.push_back(fmt::format("{}={}: no query reached it", d.name, v));
+      else
+        explained.push_back(fmt::format("{}={}: {}", d.name, v, why->second));
+    }
+    if (near == 0) {
+      const auto why = d.explained.find("boundary");
+      if (why == d.explained.end())
+        flags.push_back(fmt::format("{}: no query on or within the stated bound of its boundary", d.name));
+      else
+        explained.push_back(fmt::format("{} boundary: {}", d.name, why->second));
+    }
+  }
+  return {{"unreached", flags}, {"explained", explained}};
 }
 
 void parse_shard(const std::string& s, CheckOptions& o) {
@@ -54,17 +98,59 @@ nlohmann::json family_json(const Family& f, const FamilyStats& s) {
   j["family"] = f.name;
   j["agreement"] = to_string(f.agreement);
   j["justification"] = f.justification;
+  if (f.planted) j["planted_fault_of"] = f.parent;
+  j["coverage_flags"] = coverage_flags(f, s);
   return j;
 }
 
+// "tag n (b boundary, w wrong, o out of domain)" per axis, one line per axis.
+void print_regimes(const nlohmann::json& f) {
+  if (!f.contains("by_regime")) return;
+  std::map<std::string, std::string> lines;
+  for (const auto& [tag, c] : f["by_regime"].items()) {
+    const auto eq = tag.find('=');
+    const std::string axis = tag.substr(0, eq), value = tag.substr(eq + 1);
+    std::string extra;
+    for (const char* k : {"boundary", "false_positive", "wrong", "out_of_domain"})
+      if (c.value(k, std::uint64_t{0}) > 0)
+        extra += fmt::format("{}{} {}", extra.empty() ? "" : ", ", c[k].get<std::uint64_t>(),
+                             std::string(k) == "false_positive" ? "false+" : k);
+    auto& line = lines[axis];
+    line += fmt::format("{}{} {}{}", line.empty() ? "" : "; ", value,
+                        c["queries"].get<std::uint64_t>(), extra.empty() ? "" : " (" + extra + ")");
+  }
+  for (const auto& [axis, line] : lines) fmt::print("    regime {:<8} {}\n", axis, line);
+}
+
+// "value reached (on boundary / within bound)" per decision, then the flags.
+void print_coverage(const nlohmann::json& f) {
+  if (f.contains("coverage"))
+    for (const auto& [d, values] : f["coverage"].items()) {
+      std::string line;
+      for (const auto& [v, c] : values.items())
+        line += fmt::format("{}{} {} ({}/{})", line.empty() ? "" : "; ", v,
+                            c["reached"].get<std::uint64_t>(), c["on_boundary"].get<std::uint64_t>(),
+                            c["within_bound"].get<std::uint64_t>());
+      fmt::print("    decision {:<14} {}\n", d, line);
+    }
+  if (!f.contains("coverage_flags")) return;
+  for (const auto& flag : f["coverage_flags"]["unreached"])
+    fmt::print("    UNREACHED {}\n", flag.get<std::string>());
+  for (const auto& e : f["coverage_flags"]["explained"])
+    fmt::print("    not reached, explained: {}\n", e.get<std::string>());
+}
+
 void print_summary(const nlohmann::json& doc) {
-  fmt::print("{:<38} {:>10} {:>10} {:>9} {:>8} {:>7}\n", "family", "queries", "agree",
-             "boundary", "false+", "wrong");
+  fmt::print("{:<38} {:>10} {:>10} {:>9} {:>8} {:>7} {:>7}\n", "family", "queries", "agree",
+             "boundary", "false+", "wrong", "outdom");
   for (const auto& f : doc["families"]) {
-    fmt::print("{:<38} {:>10} {:>10} {:>9} {:>8} {:>7}\n", f["family"].get<std::string>(),
+    fmt::print("{:<38} {:>10} {:>10} {:>9} {:>8} {:>7} {:>7}\n", f["family"].get<std::string>(),
                f["queries"].get<std::uint64_t>(), f["agree"].get<std::uint64_t>(),
                f["boundary"].get<std::uint64_t>(), f["false_positive"].get<std::uint64_t>(),
-               f["wrong"].get<std::uint64_t>());
+               f["wrong"].get<std::uint64_t>(), f.value("out_of_domain", std::uint64_t{0}));
+    if (f.contains("planted_fault_of")) continue;  // details of the honest families only
+    print_regimes(f);
+    print_coverage(f);
     if (f.contains("errors"))
       for (const auto& [field, h] : f["errors"].items())
         fmt::print("    {:<30} max error {:.3g} (stated bound up to {:.3g}), median {:.2g}\n", field,
@@ -77,14 +163,48 @@ void print_summary(const nlohmann::json& doc) {
   }
 }
 
+// Planted faults: found when the check judged at least one query `wrong`; which sources and
+// regimes found it.
+void print_mutation(const nlohmann::json& doc) {
+  std::map<std::string, std::pair<int, int>> score;  // parent -> found, planted
+  std::vector<std::string> lines;
+  for (const auto& f : doc["families"]) {
+    if (!f.contains("planted_fault_of")) continue;
+    const bool found = f["wrong"].get<std::uint64_t>() > 0;
+    auto& [k, n] = score[f["planted_fault_of"].get<std::string>()];
+    k += found;
+    ++n;
+    std::string by;
+    for (const char* key : {"by_source", "by_regime"})
+      if (f.contains(key))
+        for (const auto& [name, c] : f[key].items())
+          if (c["wrong"].get<std::uint64_t>() > 0)
+            by += fmt::format("{}{} {}", by.empty() ? "" : ", ", name, c["wrong"].get<std::uint64_t>());
+    lines.push_back(fmt::format("  {:<48} {:<9} {}", f["family"].get<std::string>(),
+                                found ? "found" : "SURVIVED", by));
+  }
+  if (lines.empty()) return;
+  fmt::print("mutation score (planted faults found wrong / planted):");
+  for (const auto& [parent, kn] : score) fmt::print(" {} {}/{}", parent, kn.first, kn.second);
+  fmt::print("\n");
+  for (const auto& l : lines) fmt::print("{}\n", l);
+}
+
+// 1 when a family has a `wrong` query, else 0. In a mutation run (check --planted) a
+// planted fault is expected to be wrong instead: 1 when one survived (the gate did not bite).
 int exit_code(const nlohmann::json& doc) {
-  for (const auto& f : doc["families"])
-    if (f["wrong"].get<std::uint64_t>() > 0) return 1;
+  const bool mutation = doc["context"].value("planted", false);
+  for (const auto& f : doc["families"]) {
+    const bool wrong = f["wrong"].get<std::uint64_t>() > 0;
+    if (mutation && f.contains("planted_fault_of") ? !wrong : wrong) return 1;
+  }
   return 0;
 }
 
-nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOptions& o) {
+nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOptions& o,
+                         bool planted) {
   nlohmann::json doc = {{"schema", check_schema}, {"context", run_context()}};
+  doc["context"]["planted"] = planted;
   doc["context"]["seed"] = o.seed;
   doc["context"]["n"] = o.n;
   doc["context"]["shard"] = fmt::format("{}/{}", o.shard, o.shards);
@@ -114,12 +234,13 @@ nlohmann::json merge_check_files(const std::vector<std::string>& paths) {
       where.fail("context.shard", "expected i/N (merge takes the shard files of one campaign)");
     std::vector<std::string> names;
     for (const auto& f : cases::require(doc, "families", where)) names.push_back(f.value("family", ""));
+
     if (out.is_null()) {
       out = {{"schema", check_schema}, {"context", ctx}};
       out["context"]["families"] = names;
       total_parts = n;
     } else {
-      for (const char* key : {"seed", "n"})
+      for (const char* key : {"seed", "n", "planted"})
         if (ctx.value(key, nlohmann::json()) != out["context"].value(key, nlohmann::json()))
           where.fail(fmt::format("context.{}", key), "differs from the first file's: not the same campaign");
       if (n != total_parts) where.fail("context.shard", fmt::format("is part of {} shards, the first file of {}", n, total_parts));
@@ -146,11 +267,9 @@ nlohmann::json merge_check_files(const std::vector<std::string>& paths) {
   out["families"] = nlohmann::json::array();
   for (const auto& name : order) {
     const auto& [meta, stats] = merged[name];
-    nlohmann::json j = stats.to_json();
-    j["family"] = name;
-    j["agreement"] = meta.value("agreement", "");
-    j["justification"] = meta.value("justification", "");
-    out["families"].push_back(j);
+    const Family* f = find_family(name);
+    if (!f) throw UsageError(fmt::format("merge: unknown family \"{}\"", name));
+    out["families"].push_back(family_json(*f, stats));
   }
   return out;
 }
@@ -193,7 +312,7 @@ int cli_main(int argc, char** argv) {
   std::string bench_out = "results/bench.json";
   std::vector<std::string> params, merge_inputs;
   std::string variant = "both";
-  bool quiet = false, no_canonical = false;
+  bool quiet = false, no_canonical = false, planted = false;
   double min_time = 0.05;
   int repetitions = 1;
 
@@ -207,6 +326,7 @@ int cli_main(int argc, char** argv) {
   check->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
   check->add_flag("--no-canonical", no_canonical, "skip canonical cases and data sets");
   check->add_flag("--quiet", quiet, "no progress line");
+  check->add_flag("--planted", planted, "also run each selected family's planted faults (exit 1 if one survives)");
   auto* merge = app.add_subcommand("merge", "merge check JSON files of shards");
   merge->add_option("inputs", merge_inputs, "shard files")->required();
   merge->add_option("--json", json_out, "output file")->capture_default_str();
@@ -260,9 +380,10 @@ int cli_main(int argc, char** argv) {
     if (*check) {
       if (!shard.empty()) parse_shard(shard, opts);
       opts.canonical = !no_canonical;
-      const auto doc = run_check(select_families(family_names), opts);
+      const auto doc = run_check(select_families(family_names, planted), opts, planted);
       write_json(json_out, doc);
       print_summary(doc);
+      print_mutation(doc);
       fmt::print("seed {}, shard {}; results in {}\n", opts.seed, doc["context"]["shard"].get<std::string>(), json_out);
       return exit_code(doc);
     }
@@ -270,6 +391,7 @@ int cli_main(int argc, char** argv) {
       const auto doc = merge_check_files(merge_inputs);
       write_json(json_out, doc);
       print_summary(doc);
+      print_mutation(doc);
       return exit_code(doc);
     }
     if (*eval) {
@@ -304,9 +426,10 @@ int cli_main(int argc, char** argv) {
       return s->run(so);
     }
     if (*report) {
-      const auto doc = run_check(select_families({}), opts);
+      const auto doc = run_check(select_families({}, true), opts, true);
       write_json("results/check.json", doc);
       print_summary(doc);
+      print_mutation(doc);
       int rc = exit_code(doc);
       if (run_bench({}, "results/bench.json", min_time, 1) != 0) rc = 2;
       for (const auto& s : scenarios()) {

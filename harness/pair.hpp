@@ -8,13 +8,18 @@
 //     static Result reference(const Query&);            // reference::x
 //     static Result fast(const Query&);                 // fast::x
 //     static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-//     static Query random(cases::Rng&);
-//     static Query degenerate(cases::Rng&);
+//     static cases::Generated<Query> random(cases::Rng&);      // query + regime label
+//     static cases::Generated<Query> degenerate(cases::Rng&);
 //     static Comparison compare(const Query&, const Result& ref, const Result& fast);
+//         // also reports every discrete decision the reference took: c.reached(...)
 //     static nlohmann::json query_to_json(const Query&);
 //     static Query query_from_json(const nlohmann::json&, const cases::Where&);
 //     static nlohmann::json result_to_json(const Result&);
 //     // optional: static std::vector<Peer<Query>> peers();  packaged peers for `bench`
+//     // optional: static std::vector<DecisionSpace> decision_space();  every value of every
+//     //           discrete decision, so `check` can flag one that no query reached
+//     // optional: static bool in_domain(const Query&);  false: the query is outside the fast
+//     //           variant's stated domain; fast is not run, the verdict is out_of_domain
 //   };
 //
 // File-based sets (public data) are returned by canonical() with their own source name,
@@ -32,10 +37,12 @@
 #include <atomic>
 #include <chrono>
 #include <concepts>
+#include <type_traits>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,8 +74,16 @@ struct Comparison {
     double error;  // |fast - reference| in the field's unit (scale-relative or ULPs)
     double bound;  // stated bound in that unit
   };
+  // One discrete decision the reference took, for the coverage table: its value, the
+  // reference's exact margin of it (0: exactly on a boundary) and the fast variant's stated
+  // bound for it, both in the family's unit for that decision.
+  struct Decision {
+    std::string name, value;
+    double margin, bound;
+  };
   std::vector<Mismatch> mismatches;
   std::vector<FieldError> errors;
+  std::vector<Decision> decisions;
   bool false_positive = false;  // conservative families: fast reports what is not there
   std::string note;             // extra detail for examples
 
@@ -82,6 +97,18 @@ struct Comparison {
   void continuous(std::string field, double error, double bound) {
     errors.push_back({std::move(field), error, bound});
   }
+  void reached(std::string name, std::string value, double margin, double bound) {
+    decisions.push_back({std::move(name), std::move(value), margin, bound});
+  }
+};
+
+// The values one discrete decision can take. `explained` names values (or "boundary", for
+// the decision's boundary) that no generated query is expected to reach, with the reason;
+// `check` flags any other value, and a boundary, that no query reached.
+struct DecisionSpace {
+  std::string name;
+  std::vector<std::string> values;
+  std::map<std::string, std::string> explained = {};
 };
 
 // Rule 1-3 of DESIGN.md: a discrete mismatch is `boundary` only when margin <= bound;
@@ -117,6 +144,8 @@ struct Family {
   Agreement agreement = Agreement::exact;
   std::string justification;
   bool planted = false;  // deliberately faulty, for the tests that show the gate bites
+  std::string parent;    // planted: the family whose fast variant it mutates
+  std::vector<DecisionSpace> decision_space;
   std::function<FamilyStats(const CheckOptions&)> check;
   // Evaluate a JSON Lines file of queries; returns per-query records, throws InputError.
   std::function<nlohmann::json(const std::string& path, const CheckOptions&)> eval;
@@ -151,14 +180,28 @@ nlohmann::json example_body(const std::string& label, const typename P::Query& q
           {"fast", P::result_to_json(f)}, {"detail", describe(c)}};
 }
 
+// Calls fn(tag) for every "axis=value" tag of a regime label.
+template <class F>
+void for_each_tag(std::string_view regime, F&& fn) {
+  while (!regime.empty()) {
+    const auto sp = regime.find(' ');
+    const auto tag = regime.substr(0, sp);
+    if (!tag.empty()) fn(std::string(tag));
+    if (sp == std::string_view::npos) break;
+    regime.remove_prefix(sp + 1);
+  }
+}
+
 template <class P>
 void record(FamilyStats& s, const std::string& source, std::uint64_t index,
-            const std::string& label, const typename P::Query& q, const Comparison& c,
-            const typename P::Result& r, const typename P::Result& f, std::int64_t t_ref,
-            std::int64_t t_fast, bool timed) {
+            const std::string& label, const std::string& regime, const typename P::Query& q,
+            const Comparison& c, const typename P::Result& r, const typename P::Result& f,
+            std::int64_t t_ref, std::int64_t t_fast, bool timed) {
   const Verdict v = judge(c);
   s.total.add(v);
   s.by_source[source].add(v);
+  for_each_tag(regime, [&](const std::string& tag) { s.by_regime[tag].add(v); });
+  for (const auto& d : c.decisions) s.coverage[d.name][d.value].add(d.margin, d.bound);
   for (const auto& e : c.errors) {
     s.errors[e.field].add(std::abs(e.error), label);
     double& b = s.error_bound[e.field];
@@ -168,7 +211,43 @@ void record(FamilyStats& s, const std::string& source, std::uint64_t index,
     s.time_ns["reference"].add(static_cast<double>(t_ref), label);
     s.time_ns["fast"].add(static_cast<double>(t_fast), label);
   }
-  if (v != Verdict::agree) s.add_example(v, {source, index, example_body<P>(label, q, r, f, c)});
+  if (v != Verdict::agree) {
+    auto body = example_body<P>(label, q, r, f, c);
+    if (!regime.empty()) body["regime"] = regime;
+    s.add_example(v, {source, index, std::move(body)});
+  }
+}
+
+// A query outside the fast variant's stated domain: the reference answers, fast is not run.
+template <class P>
+void record_out_of_domain(FamilyStats& s, const std::string& source, std::uint64_t index,
+                          const std::string& label, const std::string& regime,
+                          const typename P::Query& q, const typename P::Result& r) {
+  s.total.add(Verdict::out_of_domain);
+  s.by_source[source].add(Verdict::out_of_domain);
+  for_each_tag(regime, [&](const std::string& tag) { s.by_regime[tag].add(Verdict::out_of_domain); });
+  nlohmann::json body = {{"label", label}, {"query", P::query_to_json(q)},
+                         {"reference", P::result_to_json(r)},
+                         {"detail", "outside the fast variant's stated domain"}};
+  if (!regime.empty()) body["regime"] = regime;
+  s.add_example(Verdict::out_of_domain, {source, index, std::move(body)});
+}
+
+template <class P>
+bool in_domain(const typename P::Query& q) {
+  if constexpr (requires { P::in_domain(q); }) return P::in_domain(q);
+  return true;
+}
+
+// Generated query i: the family's generator with its regime label (a generator that returns
+// a bare query is labelled by nothing).
+template <class P>
+cases::Generated<typename P::Query> generate(cases::Rng& rng, bool degenerate) {
+  auto g = degenerate ? P::degenerate(rng) : P::random(rng);
+  if constexpr (std::is_same_v<decltype(g), cases::Generated<typename P::Query>>)
+    return g;
+  else
+    return {std::move(g), ""};
 }
 
 template <class P>
@@ -192,10 +271,11 @@ FamilyStats check(const CheckOptions& o) {
     return s;
   });
   auto run_one = [&](FamilyStats& s, const std::string& source, std::uint64_t index,
-                     const std::string& label, const Q& q) {
+                     const std::string& label, const std::string& regime, const Q& q) {
     auto [r, tr] = timed_call<P>(&P::reference, q, o.timing);
+    if (!in_domain<P>(q)) return record_out_of_domain<P>(s, source, index, label, regime, q, r);
     auto [f, tf] = timed_call<P>(&P::fast, q, o.timing);
-    record<P>(s, source, index, label, q, P::compare(q, r, f), r, f, tr, tf, o.timing);
+    record<P>(s, source, index, label, regime, q, P::compare(q, r, f), r, f, tr, tf, o.timing);
   };
   // Canonical cases and data sets: sharded by position like generated queries.
   std::vector<cases::Named<Q>> canon;
@@ -210,7 +290,7 @@ FamilyStats check(const CheckOptions& o) {
     auto& s = local.local();
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const auto& c = canon[mine_canon[k]];
-      run_one(s, c.source, mine_canon[k], c.name, c.query);
+      run_one(s, c.source, mine_canon[k], c.name, "", c.query);
       progress.tick();
     }
   });
@@ -223,8 +303,8 @@ FamilyStats check(const CheckOptions& o) {
       const bool deg = (i % 2) == 1;
       const char* gen = deg ? "degenerate" : "random";
       auto rng = cases::query_rng(o.seed, P::stem, gen, i);
-      const Q q = deg ? P::degenerate(rng) : P::random(rng);
-      run_one(s, gen, i, fmt::format("{}#{}", gen, i), q);
+      const auto g = generate<P>(rng, deg);
+      run_one(s, gen, i, fmt::format("{}#{}", gen, i), g.regime, g.query);
       progress.tick();
     }
   });
@@ -253,6 +333,13 @@ nlohmann::json eval(const std::string& path, const CheckOptions&) {
     }
     const auto q = P::query_from_json(j, where);
     const auto r = P::reference(q);
+    if (!in_domain<P>(q)) {
+      out.push_back({{"line", lineno}, {"verdict", to_string(Verdict::out_of_domain)},
+                     {"detail", "outside the fast variant's stated domain; fast not run"},
+                     {"query", P::query_to_json(q)}, {"reference", P::result_to_json(r)},
+                     {"fast", nullptr}});
+      continue;
+    }
     const auto f = P::fast(q);
     const auto c = P::compare(q, r, f);
     out.push_back({{"line", lineno}, {"verdict", to_string(judge(c))}, {"detail", describe(c)},
@@ -269,12 +356,14 @@ void register_benchmarks(const BenchOptions& o) {
     auto set = std::make_shared<std::vector<Q>>();
     for (std::size_t i = 0; i < o.set_size; ++i) {
       auto rng = cases::query_rng(o.seed, P::stem, gen, 2 * i + (gen[0] == 'd'));
-      set->push_back(gen[0] == 'd' ? P::degenerate(rng) : P::random(rng));
+      auto g = generate<P>(rng, gen[0] == 'd');
+      if (in_domain<P>(g.query)) set->push_back(std::move(g.query));
     }
     return set;
   };
   for (const char* gen : {"random", "degenerate"}) {
     auto set = make_set(gen);
+    if (set->empty()) continue;  // every query outside the fast variant's domain
     auto add = [&](const std::string& impl, std::function<void(const Q&)> fn) {
       benchmark::RegisterBenchmark(fmt::format("{}/{}/{}", P::stem, gen, impl).c_str(),
                                    [set, fn](benchmark::State& st) {
@@ -300,12 +389,12 @@ void register_benchmarks(const BenchOptions& o) {
 }  // namespace detail
 
 template <class P>
-Family make_family(Agreement agreement, std::string justification, bool planted = false) {
+Family make_family(Agreement agreement, std::string justification) {
   Family f;
   f.name = std::string(P::stem);
   f.agreement = agreement;
   f.justification = std::move(justification);
-  f.planted = planted;
+  if constexpr (requires { P::decision_space(); }) f.decision_space = P::decision_space();
   f.check = &detail::check<P>;
   f.eval = &detail::eval<P>;
   f.register_benchmarks = &detail::register_benchmarks<P>;
@@ -314,6 +403,17 @@ Family make_family(Agreement agreement, std::string justification, bool planted 
     for (const auto& c : P::canonical(o)) names.push_back(c.source + ":" + c.name);
     return names;
   };
+  return f;
+}
+
+// A planted fault of family P::stem: registered as "<stem>_planted_<fault>", never run by
+// default; the mutation test requires the CI-size check to find it `wrong`.
+template <class P>
+Family make_planted(Agreement agreement, std::string_view fault, std::string description) {
+  Family f = make_family<P>(agreement, "planted fault: " + std::move(description));
+  f.name = fmt::format("{}_planted_{}", P::stem, fault);
+  f.planted = true;
+  f.parent = std::string(P::stem);
   return f;
 }
 

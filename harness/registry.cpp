@@ -14,13 +14,6 @@
 
 namespace contactbench::harness {
 
-namespace {
-Family planted(Family f, std::string name) {
-  f.name = std::move(name);
-  return f;
-}
-}  // namespace
-
 // The registry: one line per pair — agreement class and why its tolerance is what it is.
 const std::vector<Family>& families() {
   static const std::vector<Family> table = {
@@ -51,14 +44,10 @@ const std::vector<Family>& families() {
           "binding excused only when the exact relative gap between the reference's binding "
           "candidate and the node fast picked is within 8u"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
-      planted(make_family<ClosestFeatureVertexSnapFault>(
-                  Agreement::approximate, "planted fault: labels points near vertex a as vertex0",
-                  true),
-              "closest_feature_planted_vertex_snap"),
-      planted(make_family<ClosestFeatureTightBoundFault>(
-                  Agreement::approximate, "planted fault: honest kernel claiming exact decisions",
-                  true),
-              "closest_feature_planted_tight_bound"),
+      make_planted<ClosestFeatureVertexSnapFault>(Agreement::approximate, "vertex_snap",
+                                                  "labels points near vertex a as vertex0"),
+      make_planted<ClosestFeatureTightBoundFault>(Agreement::approximate, "tight_bound",
+                                                  "honest kernel claiming exact decisions"),
   };
   return table;
 }

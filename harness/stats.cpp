@@ -11,6 +11,7 @@ const char* to_string(Verdict v) {
     case Verdict::boundary: return "boundary";
     case Verdict::false_positive: return "false_positive";
     case Verdict::wrong: return "wrong";
+    case Verdict::out_of_domain: return "out_of_domain";
   }
   return "?";
 }
@@ -89,24 +90,44 @@ void Counts::add(Verdict v) {
     case Verdict::boundary: ++boundary; break;
     case Verdict::false_positive: ++false_positive; break;
     case Verdict::wrong: ++wrong; break;
+    case Verdict::out_of_domain: ++out_of_domain; break;
   }
 }
 
 void Counts::merge(const Counts& o) {
   queries += o.queries; agree += o.agree; boundary += o.boundary;
-  false_positive += o.false_positive; wrong += o.wrong;
+  false_positive += o.false_positive; wrong += o.wrong; out_of_domain += o.out_of_domain;
 }
 
 nlohmann::json Counts::to_json() const {
   return {{"queries", queries}, {"agree", agree}, {"boundary", boundary},
-          {"false_positive", false_positive}, {"wrong", wrong}};
+          {"false_positive", false_positive}, {"wrong", wrong}, {"out_of_domain", out_of_domain}};
 }
 
 Counts Counts::from_json(const nlohmann::json& j) {
   Counts c;
   c.queries = j.at("queries"); c.agree = j.at("agree"); c.boundary = j.at("boundary");
   c.false_positive = j.at("false_positive"); c.wrong = j.at("wrong");
+  c.out_of_domain = j.value("out_of_domain", std::uint64_t{0});
   return c;
+}
+
+void Coverage::add(double margin, double bound) {
+  ++reached;
+  if (margin == 0) ++on_boundary;
+  if (margin <= bound) ++within_bound;  // NaN margin or bound: not counted as near
+}
+
+void Coverage::merge(const Coverage& o) {
+  reached += o.reached; on_boundary += o.on_boundary; within_bound += o.within_bound;
+}
+
+nlohmann::json Coverage::to_json() const {
+  return {{"reached", reached}, {"on_boundary", on_boundary}, {"within_bound", within_bound}};
+}
+
+Coverage Coverage::from_json(const nlohmann::json& j) {
+  return {j.at("reached"), j.at("on_boundary"), j.at("within_bound")};
 }
 
 void FamilyStats::add_example(Verdict v, Example e) {
@@ -125,6 +146,9 @@ void FamilyStats::merge(const FamilyStats& o) {
   if (family.empty()) family = o.family;
   total.merge(o.total);
   for (const auto& [k, v] : o.by_source) by_source[k].merge(v);
+  for (const auto& [k, v] : o.by_regime) by_regime[k].merge(v);
+  for (const auto& [d, values] : o.coverage)
+    for (const auto& [k, v] : values) coverage[d][k].merge(v);
   for (const auto& [k, v] : o.errors) errors[k].merge(v);
   for (const auto& [k, v] : o.error_bound) error_bound[k] = std::max(error_bound[k], v);
   for (const auto& [k, v] : o.time_ns) time_ns[k].merge(v);
@@ -144,6 +168,9 @@ nlohmann::json FamilyStats::to_json() const {
   nlohmann::json j = total.to_json();
   j["family"] = family;
   for (const auto& [k, v] : by_source) j["by_source"][k] = v.to_json();
+  for (const auto& [k, v] : by_regime) j["by_regime"][k] = v.to_json();
+  for (const auto& [d, values] : coverage)
+    for (const auto& [k, v] : values) j["coverage"][d][k] = v.to_json();
   for (const auto& [k, v] : errors) {
     j["errors"][k] = v.to_json();
     j["errors"][k]["bound"] = error_bound.count(k) ? error_bound.at(k) : 0.0;
@@ -168,6 +195,11 @@ FamilyStats FamilyStats::from_json(const nlohmann::json& j) {
   s.total = Counts::from_json(j);
   if (j.contains("by_source"))
     for (const auto& [k, v] : j["by_source"].items()) s.by_source[k] = Counts::from_json(v);
+  if (j.contains("by_regime"))
+    for (const auto& [k, v] : j["by_regime"].items()) s.by_regime[k] = Counts::from_json(v);
+  if (j.contains("coverage"))
+    for (const auto& [d, values] : j["coverage"].items())
+      for (const auto& [k, v] : values.items()) s.coverage[d][k] = Coverage::from_json(v);
   if (j.contains("errors"))
     for (const auto& [k, v] : j["errors"].items()) {
       s.errors[k] = LogHistogram::from_json(v);

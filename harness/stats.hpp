@@ -11,7 +11,9 @@
 
 namespace contactbench::harness {
 
-enum class Verdict { agree, boundary, false_positive, wrong };
+// out_of_domain: the query lies outside the fast variant's stated domain (counted, not
+// failed; the reference answers every finite double).
+enum class Verdict { agree, boundary, false_positive, wrong, out_of_domain };
 const char* to_string(Verdict v);
 
 // Decade histogram of non-negative values, fixed layout so shards merge by addition:
@@ -32,11 +34,23 @@ struct LogHistogram {
 };
 
 struct Counts {
-  std::uint64_t queries = 0, agree = 0, boundary = 0, false_positive = 0, wrong = 0;
+  std::uint64_t queries = 0, agree = 0, boundary = 0, false_positive = 0, wrong = 0,
+                out_of_domain = 0;
   void add(Verdict v);
   void merge(const Counts& o);
   nlohmann::json to_json() const;
   static Counts from_json(const nlohmann::json& j);
+};
+
+// How often the reference reached one value of one discrete decision, and how many of those
+// queries lay exactly on a boundary of that decision (margin 0) or within the fast variant's
+// stated bound of one (margin <= bound, including the exact ones).
+struct Coverage {
+  std::uint64_t reached = 0, on_boundary = 0, within_bound = 0;
+  void add(double margin, double bound);
+  void merge(const Coverage& o);
+  nlohmann::json to_json() const;
+  static Coverage from_json(const nlohmann::json& j);
 };
 
 struct Example {
@@ -49,6 +63,8 @@ struct FamilyStats {
   std::string family;
   Counts total;
   std::map<std::string, Counts> by_source;
+  std::map<std::string, Counts> by_regime;  // "axis=value" tag -> counts (generated queries)
+  std::map<std::string, std::map<std::string, Coverage>> coverage;  // decision -> value
   std::map<std::string, LogHistogram> errors;       // field -> |error| / bound-unit
   std::map<std::string, double> error_bound;        // field -> largest stated bound met
   std::map<std::string, LogHistogram> time_ns;      // "reference"/"fast" -> ns per query
