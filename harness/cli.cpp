@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -47,40 +48,6 @@ std::vector<const Family*> select_families(const std::vector<std::string>& names
       if (p.planted && p.parent == f->name) with.push_back(&p);
   }
   return with;
-}
-
-// The coverage of a family's decisions against its declared decision space: every value no
-// query reached, and every decision whose boundary no query lay on or within the stated bound
-// of, unless the family explains why (DecisionSpace::explained).
-nlohmann::json coverage_flags(const Family& f, const FamilyStats& s) {
-  nlohmann::json flags = nlohmann::json::array(), explained = nlohmann::json::array();
-  for (const auto& d : f.decision_space) {
-    const auto it = s.coverage.find(d.name);
-    std::uint64_t near = 0;
-    auto reached = [&](const std::string& v) -> std::uint64_t {
-      if (it == s.coverage.end()) return 0;
-      const auto jt = it->second.find(v);
-      return jt == it->second.end() ? 0 : jt->second.reached;
-    };
-    if (it != s.coverage.end())
-      for (const auto& [v, c] : it->second) near += c.within_bound;
-    for (const auto& v : d.values) {
-      if (reached(v) > 0) continue;
-      const auto why = d.explained.find(v);
-      if (why == d.explained.end())
-        flags.push_back(fmt::format("{}={}: no query reached it", d.name, v));
-      else
-        explained.push_back(fmt::format("{}={}: {}", d.name, v, why->second));
-    }
-    if (near == 0) {
-      const auto why = d.explained.find("boundary");
-      if (why == d.explained.end())
-        flags.push_back(fmt::format("{}: no query on or within the stated bound of its boundary", d.name));
-      else
-        explained.push_back(fmt::format("{} boundary: {}", d.name, why->second));
-    }
-  }
-  return {{"unreached", flags}, {"explained", explained}};
 }
 
 void parse_shard(const std::string& s, CheckOptions& o) {
@@ -360,10 +327,15 @@ int cli_main(int argc, char** argv) {
   try {
     if (*list) {
       for (const auto& f : families()) {
-        fmt::print("{}{}  [{}]\n    {}\n", f.name, f.planted ? " (planted fault, tests only)" : "",
-                   to_string(f.agreement), f.justification);
-        if (f.planted) continue;
-        fmt::print("    generators: random, degenerate\n");
+        if (f.planted) continue;  // listed under the family they mutate
+        fmt::print("{}  [{}]\n    {}\n", f.name, to_string(f.agreement), f.justification);
+        fmt::print("    generators: random, degenerate (regime-labelled)\n");
+        for (const auto& d : f.decision_space)
+          fmt::print("    decision {}: {}\n", d.name, fmt::join(d.values, ", "));
+        std::vector<std::string> faults;
+        for (const auto& p : families())
+          if (p.planted && p.parent == f.name) faults.push_back(p.name);
+        if (!faults.empty()) fmt::print("    planted faults: {}\n", fmt::join(faults, ", "));
         try {  // a missing data set must not hide the other families
           const auto names = f.canonical_names(opts);
           fmt::print("    canonical: {} cases", names.size());

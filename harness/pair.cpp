@@ -53,6 +53,40 @@ std::string describe(const Comparison& c) {
   return out.empty() ? "agree" : out;
 }
 
+// The coverage of a family's decisions against its declared decision space: every value no
+// query reached, and every decision whose boundary no query lay on or within the stated bound
+// of, unless the family explains why (DecisionSpace::explained).
+nlohmann::json coverage_flags(const Family& f, const FamilyStats& s) {
+  nlohmann::json flags = nlohmann::json::array(), explained = nlohmann::json::array();
+  for (const auto& d : f.decision_space) {
+    const auto it = s.coverage.find(d.name);
+    std::uint64_t near = 0;
+    auto reached = [&](const std::string& v) -> std::uint64_t {
+      if (it == s.coverage.end()) return 0;
+      const auto jt = it->second.find(v);
+      return jt == it->second.end() ? 0 : jt->second.reached;
+    };
+    if (it != s.coverage.end())
+      for (const auto& [v, c] : it->second) near += c.within_bound;
+    for (const auto& v : d.values) {
+      if (reached(v) > 0) continue;
+      const auto why = d.explained.find(v);
+      if (why == d.explained.end())
+        flags.push_back(fmt::format("{}={}: no query reached it", d.name, v));
+      else
+        explained.push_back(fmt::format("{}={}: {}", d.name, v, why->second));
+    }
+    if (near == 0) {
+      const auto why = d.explained.find("boundary");
+      if (why == d.explained.end())
+        flags.push_back(fmt::format("{}: no query on or within the stated bound of its boundary", d.name));
+      else
+        explained.push_back(fmt::format("{} boundary: {}", d.name, why->second));
+    }
+  }
+  return {{"unreached", flags}, {"explained", explained}};
+}
+
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())

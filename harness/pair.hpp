@@ -153,6 +153,11 @@ struct Family {
   std::function<std::vector<std::string>(const CheckOptions&)> canonical_names;
 };
 
+// {"unreached": [...], "explained": [...]}: each value of f's decision space that no query
+// in s reached, and each decision with no query on or within the stated bound of its
+// boundary — unless the family explains why (DecisionSpace::explained).
+nlohmann::json coverage_flags(const Family& f, const FamilyStats& s);
+
 // Progress line on a terminal, thread-safe and cheap (updates at most ~10 times a second).
 class Progress {
  public:

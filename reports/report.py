@@ -33,6 +33,7 @@ from common import (InputError, esc, fmt_ns, fmt_ratio, fmt_sci, is_number,  # n
 
 CHECK_SCHEMA = "contactbench.check/1"
 COUNT_FIELDS = ("queries", "agree", "boundary", "false_positive", "wrong")
+COVERAGE_FIELDS = ("reached", "on_boundary", "within_bound")
 EXAMPLE_KINDS = ("wrong", "false_positive", "boundary")  # most serious first
 MAX_EXAMPLES = 5
 TIME_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -98,10 +99,23 @@ def load_check(path):
         where = f"families[{i}] ({f['family']})"
         for key in COUNT_FIELDS:
             _int(f, key, path, where)
-        for src, c in _obj(f.get("by_source", {}), path, f"{where}.by_source").items():
-            _obj(c, path, f"{where}.by_source.{src}")
-            for key in COUNT_FIELDS:
-                _int(c, key, path, f"{where}.by_source.{src}")
+        for group in ("by_source", "by_regime"):
+            for src, c in _obj(f.get(group, {}), path, f"{where}.{group}").items():
+                _obj(c, path, f"{where}.{group}.{src}")
+                for key in COUNT_FIELDS:
+                    _int(c, key, path, f"{where}.{group}.{src}")
+        for decision, values in _obj(f.get("coverage", {}), path, f"{where}.coverage").items():
+            for value, c in _obj(values, path, f"{where}.coverage.{decision}").items():
+                _obj(c, path, f"{where}.coverage.{decision}.{value}")
+                for key in COVERAGE_FIELDS:
+                    _int(c, key, path, f"{where}.coverage.{decision}.{value}")
+        flags = _obj(f.get("coverage_flags", {}), path, f"{where}.coverage_flags")
+        for key in ("unreached", "explained"):
+            if not isinstance(flags.get(key, []), list) or \
+                    not all(isinstance(x, str) for x in flags.get(key, [])):
+                _fail(path, f"{where}.coverage_flags.{key}", "expected a list of strings")
+        if "planted_fault_of" in f and not isinstance(f["planted_fault_of"], str):
+            _fail(path, f"{where}.planted_fault_of", "expected a string")
         for field, h in _obj(f.get("errors", {}), path, f"{where}.errors").items():
             _check_hist(h, path, f"{where}.errors.{field}")
         for impl, h in _obj(f.get("time_ns", {}), path, f"{where}.time_ns").items():
@@ -326,6 +340,11 @@ def context_html(check, bench_doc_context):
     return table(["", "value"], rows)
 
 
+def honest(check):
+    """The families proper (planted faults are reported in the mutation section)."""
+    return [f for f in check["families"] if "planted_fault_of" not in f]
+
+
 def counts_cells(c):
     return [c["queries"], c["agree"], c["boundary"], c["false_positive"],
             (c["wrong"], "bad" if c["wrong"] > 0 else "ok")]
@@ -344,7 +363,7 @@ def largest_errors(fam):
 
 def summary_html(check, times):
     rows = []
-    for fam in check["families"]:
+    for fam in honest(check):
         speed = family_speed(times, fam["family"]) if times else None
         if speed is None:
             speed_text = "—"
@@ -369,6 +388,10 @@ def family_html(fam, out_dir):
         out.append("<h4>By query source</h4>\n")
         out.append(table(["source", "queries", "agree", "boundary", "false positives", "wrong"],
                          [[s] + counts_cells(c) for s, c in sorted(fam["by_source"].items())]))
+    if fam.get("by_regime"):
+        out.append(regime_html(fam))
+    if fam.get("coverage") or fam.get("coverage_flags", {}).get("unreached"):
+        out.append(coverage_html(fam))
     rows = []
     for kind in EXAMPLE_KINDS:
         for e in fam.get("examples", {}).get(kind, [])[:MAX_EXAMPLES]:
@@ -379,6 +402,64 @@ def family_html(fam, out_dir):
         out.append(f"<h4>First examples (up to {MAX_EXAMPLES} of each kind)</h4>\n")
         out.append(table(["verdict", "source", "label", "detail"], rows))
     return "".join(out)
+
+
+def regime_html(fam):
+    """Verdict counts per regime tag (axis=value), grouped by axis."""
+    rows = []
+    for tag, c in sorted(fam["by_regime"].items(), key=lambda kv: kv[0].split("=", 1)):
+        axis, _, value = tag.partition("=")
+        rows.append([axis, value] + counts_cells(c) + [c.get("out_of_domain", 0)])
+    return ("<h4>By regime of the generated queries</h4>\n"
+            + paragraph("Each generated query carries one value per axis; a weak regime shows "
+                        "as wrong or boundary counts concentrated in one row.")
+            + table(["axis", "value", "queries", "agree", "boundary", "false positives", "wrong",
+                     "out of domain"], rows))
+
+
+def coverage_html(fam):
+    """How often each value of each discrete decision was reached, and near its boundary."""
+    rows = []
+    for decision, values in sorted(fam.get("coverage", {}).items()):
+        for value, c in sorted(values.items()):
+            rows.append([decision, value, c["reached"], c["on_boundary"], c["within_bound"]])
+    flags = fam.get("coverage_flags", {})
+    for flag in flags.get("unreached", []):
+        rows.append([(flag, "bad"), "", (0, "bad"), "", ""])
+    out = ["<h4>Decision coverage</h4>\n",
+           paragraph("Queries whose exact (reference) decision took each value; 'on boundary': "
+                     "exact margin 0; 'within bound': margin at most the fast variant's stated "
+                     "bound. A red row is a value or boundary no query reached."),
+           table(["decision", "value", "queries", "on boundary", "within bound"], rows)]
+    for e in flags.get("explained", []):
+        out.append(paragraph(f"Not reached, by design: {e}"))
+    return "".join(out)
+
+
+def mutation_html(check):
+    """Planted faults per family: found (judged wrong at least once) / planted, and by what."""
+    faults = [f for f in check["families"] if "planted_fault_of" in f]
+    if not faults:
+        return paragraph("No planted faults in check.json (run `contactbench check --planted`).",
+                         "missing")
+    score = {}
+    rows = []
+    for f in faults:
+        found = f["wrong"] > 0
+        k, n = score.get(f["planted_fault_of"], (0, 0))
+        score[f["planted_fault_of"]] = (k + found, n + 1)
+        by = [f"{name} {c['wrong']}" for group in ("by_source", "by_regime")
+              for name, c in sorted(f.get(group, {}).items()) if c["wrong"] > 0]
+        rows.append([f["planted_fault_of"], f["family"], f.get("justification", ""),
+                     ("found" if found else "survived", None if found else "bad"),
+                     f["wrong"], ", ".join(by) or "—"])
+    summary = [[parent, (f"{k}/{n}", None if k == n else "bad")] for parent, (k, n) in score.items()]
+    return (paragraph("Each planted fault is a deliberately wrong fast variant of the kind real "
+                      "kernels have; the gate must judge it wrong on at least one query. The "
+                      "score is faults found / faults planted per family.")
+            + table(["family", "mutation score"], summary)
+            + table(["family", "planted fault", "what it does", "verdict", "wrong queries",
+                     "found by (source or regime: wrong queries)"], rows))
 
 
 def run_plugins(sections_dir, results_dir, out_dir):
@@ -459,8 +540,10 @@ def main(argv=None):
 
     if check is not None and check["families"]:
         body.append("<h2>Families</h2>\n")
-        for fam in check["families"]:
+        for fam in honest(check):
             body.append(family_html(fam, args.out))
+        body.append("<h2>Mutation score</h2>\n")
+        body.append(mutation_html(check))
 
     body.append("<h2>Speed</h2>\n")
     if times:

@@ -134,6 +134,26 @@ class FullReport(unittest.TestCase):
                       "all lie on region boundaries", self.page)
         self.assertIn('id="section-closest_feature"', self.page)
 
+    def test_regime_table(self):
+        self.assertIn("By regime of the generated queries", self.page)
+        self.assertIn("<tr><td>shape</td><td>needle</td><td>3000</td><td>2960</td><td>38</td>"
+                      "<td>0</td><td class=\"bad\">2</td><td>0</td></tr>", self.page)
+        self.assertIn("<tr><td>scale</td><td>1e-3</td><td>9960</td>", self.page)
+
+    def test_coverage_table_flags_unreached(self):
+        self.assertIn("<tr><td>region</td><td>edge0</td><td>1200</td><td>310</td><td>322</td></tr>",
+                      self.page)
+        self.assertIn('<td class="bad">region=vertex2: no query reached it</td>', self.page)
+        self.assertIn("Not reached, by design: region=vertex1: fixture explanation", self.page)
+
+    def test_mutation_score(self):
+        # planted faults are not families of the summary, but rows of the mutation section
+        self.assertNotIn("<tr><td>closest_feature_planted_vertex_snap</td><td>approximate", self.page)
+        self.assertIn('<tr><td>closest_feature</td><td class="bad">1/2</td></tr>', self.page)
+        self.assertIn("<td>found</td><td>42</td><td>degenerate 12, random 30, shape=needle 42</td>",
+                      self.page)
+        self.assertIn('<td class="bad">survived</td><td>0</td><td>—</td>', self.page)
+
 
 class Failures(Tmp):
     def test_failing_plugin_is_reported_and_exit_nonzero(self):

@@ -24,7 +24,85 @@ std::string error_of(const std::function<void()>& f) {
 const char* good_line = R"({"p":[1,1,3],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})";
 }  // namespace
 
+// A toy pair for the generic machinery: the query is one integer k in [-2, 9]; the
+// decision is its sign class; the fast variant misjudges k = 0 as "positive" (a `<` for a
+// `<=`); negative k lie outside the fast domain; regimes label parity and size.
+struct ToyPair {
+  using Query = long;
+  using Result = std::string;
+  static constexpr std::string_view stem = "toy";
+  static Result reference(const Query& k) { return k == 0 ? "zero" : k > 0 ? "positive" : "negative"; }
+  static Result fast(const Query& k) { return k >= 0 ? (k == 0 ? "positive" : "positive") : "negative"; }
+  static std::vector<cases::Named<Query>> canonical(const contactbench::harness::CheckOptions&) {
+    return {{"one", 1}};
+  }
+  static cases::Generated<Query> random(cases::Rng& rng) { return label(cases::uniform_int(rng, -2, 9)); }
+  static cases::Generated<Query> degenerate(cases::Rng&) { return label(0); }
+  static cases::Generated<Query> label(long k) {
+    return {k, cases::regime({{"parity", k % 2 == 0 ? "even" : "odd"}, {"size", k > 4 ? "big" : "small"}})};
+  }
+  static bool in_domain(const Query& k) { return k >= 0; }
+  static std::vector<contactbench::harness::DecisionSpace> decision_space() {
+    return {{"sign", {"zero", "positive", "negative", "infinite"}, {{"infinite", "toy: never"}}}};
+  }
+  static Comparison compare(const Query& k, const Result& r, const Result& f) {
+    Comparison c;
+    c.reached("sign", r, std::abs(static_cast<double>(k)), 0.0);
+    c.discrete("sign", r, f, std::abs(static_cast<double>(k)), 0.0);
+    return c;
+  }
+  static nlohmann::json query_to_json(const Query& k) { return k; }
+  static Query query_from_json(const nlohmann::json& j, const cases::Where&) { return j.get<long>(); }
+  static nlohmann::json result_to_json(const Result& r) { return r; }
+};
+
 BOOST_AUTO_TEST_SUITE(harness)
+
+BOOST_AUTO_TEST_CASE(regimes_coverage_and_domain_are_counted) {
+  using namespace contactbench::harness;
+  const auto s = detail::check<ToyPair>({.n = 2000, .timing = false});
+  // Odd indices are degenerate: all k = 0, judged wrong (margin 0 > bound 0 is false, so
+  // boundary? no: the rule excuses margin <= bound, and 0 <= 0 -> boundary).
+  BOOST_TEST(s.by_source.at("degenerate").queries == 1000u);
+  BOOST_TEST(s.by_source.at("degenerate").boundary == 1000u);
+  const auto& rnd = s.by_source.at("random");
+  BOOST_TEST(rnd.queries == 1000u);
+  BOOST_TEST(rnd.out_of_domain > 100u);  // k = -2, -1: 2 of 12 values
+  BOOST_TEST(rnd.out_of_domain + rnd.agree + rnd.boundary == 1000u);
+  // Every generated query is counted once per axis; the canonical one by no regime.
+  std::uint64_t parity = 0, size = 0;
+  for (const auto& [tag, c] : s.by_regime) {
+    if (tag.rfind("parity=", 0) == 0) parity += c.queries;
+    if (tag.rfind("size=", 0) == 0) size += c.queries;
+  }
+  BOOST_TEST(parity == 2000u);
+  BOOST_TEST(size == 2000u);
+  BOOST_TEST(s.by_regime.at("parity=even").boundary >= 1000u);
+  // Coverage: out-of-domain queries are not compared, so "negative" is never reached.
+  BOOST_TEST(s.coverage.at("sign").at("zero").reached >= 1000u);
+  BOOST_TEST(s.coverage.at("sign").at("zero").on_boundary == s.coverage.at("sign").at("zero").reached);
+  BOOST_TEST(s.coverage.at("sign").at("positive").within_bound == 0u);
+  BOOST_TEST(!s.coverage.at("sign").count("negative"));
+  Family f = make_family<ToyPair>(Agreement::exact, "toy");
+  const auto flags = coverage_flags(f, s);
+  BOOST_TEST(flags["unreached"].size() == 1u);
+  BOOST_TEST(flags["unreached"][0].get<std::string>() == "sign=negative: no query reached it");
+  BOOST_TEST(flags["explained"][0].get<std::string>() == "sign=infinite: toy: never");
+  // Statistics survive the JSON round trip that `merge` uses.
+  const auto back = FamilyStats::from_json(s.to_json());
+  BOOST_TEST(back.to_json().dump() == s.to_json().dump());
+  BOOST_TEST(back.by_regime.at("parity=odd").queries == s.by_regime.at("parity=odd").queries);
+  BOOST_TEST(back.total.out_of_domain == s.total.out_of_domain);
+}
+
+BOOST_AUTO_TEST_CASE(regime_labels_and_scale_tags) {
+  BOOST_TEST(cases::regime({{"shape", "needle"}, {"scale", "1e-3"}}) == "shape=needle scale=1e-3");
+  BOOST_TEST(cases::scale_tag(0x1p-10) == "1e-3");
+  BOOST_TEST(cases::scale_tag(1.0) == "1");
+  BOOST_TEST(cases::scale_tag(0x1p10) == "1e3");
+  BOOST_TEST(cases::scale_tag(1e300) == "1e300");
+  BOOST_TEST(cases::scale_tag(-1.0) == "invalid");
+}
 
 BOOST_AUTO_TEST_CASE(comparison_rule) {
   Comparison agree;
