@@ -31,6 +31,10 @@ void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
 //   point = decision + 4 u M / L   (M = largest input |coordinate|: the output itself is
 //                                   rounded at that magnitude)
 //   squared_distance = 2 point (1 + R/L) + 4 u (1 + R/L)^2.
+// The stated domain (outside it the harness reports out_of_domain and does not run fast):
+// every coordinate |x| <= 2^250 and twice the triangle's area >= 2^-400 (decided exactly).
+bool closest_feature_in_domain(const cases::ClosestFeatureQuery& q);
+
 struct ClosestFeatureBounds {
   double decision, point, squared_distance;
 };

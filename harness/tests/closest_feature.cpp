@@ -20,9 +20,49 @@ std::vector<cases::ClosestFeatureQuery> generated(int n, bool degenerate) {
   std::vector<cases::ClosestFeatureQuery> out;
   for (int i = 0; i < n; ++i) {
     auto rng = cases::query_rng(7, "closest_feature_test", degenerate ? "d" : "r", i);
-    out.push_back(degenerate ? cases::degenerate_closest_feature(rng)
-                             : cases::random_closest_feature(rng));
+    out.push_back(degenerate ? cases::degenerate_closest_feature(rng).query
+                             : cases::random_closest_feature(rng).query);
   }
+  return out;
+}
+
+// The thin-triangle sweep: needles, caps and slivers with smallest angles 5e-5 .. 6 degrees
+// (aspect ratios to ~1e6), every contact configuration, scales 1e-3 .. 1e3, at the origin
+// and translated far from it (offset 1e6 absolute: a size-1e-3 triangle at 1e6). Returns
+// the number of `wrong` verdicts of the honest pair; prints the worst error/bound ratio.
+struct SweepResult {
+  int queries = 0, wrong = 0, face = 0;
+  double worst_point_ratio = 0;
+};
+SweepResult thin_triangle_sweep(int reps) {
+  using cases::ContactConfig;
+  using cases::TriangleShape;
+  SweepResult out;
+  int idx = 0;
+  for (auto shape : {TriangleShape::needle, TriangleShape::cap, TriangleShape::sliver})
+    for (double theta : {5e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.18, 1.0, 6.0})
+      for (double scale : {1e-3, 1.0, 1e3})
+        for (double offset : {0.0, 1e6})
+          for (auto config : {ContactConfig::face, ContactConfig::edge, ContactConfig::vertex,
+                              ContactConfig::in_plane, ContactConfig::far, ContactConfig::box})
+            for (int r = 0; r < reps; ++r) {
+              auto rng = cases::query_rng(1, "closest_feature_sweep", "thin", idx++);
+              const auto q = cases::shaped_closest_feature(rng, shape, config, theta, scale, offset);
+              const auto ref = contactbench::reference::closest_feature(q);
+              const auto f = contactbench::fast::closest_feature(q);
+              const auto c = harness::ClosestFeaturePair::compare(q, ref, f);
+              ++out.queries;
+              out.face += ref.region == Region::face;
+              for (const auto& e : c.errors)
+                if (e.field == "point") out.worst_point_ratio = std::max(out.worst_point_ratio, e.error / e.bound);
+              if (judge(c) == harness::Verdict::wrong) {
+                if (out.wrong < 5)
+                  BOOST_TEST_MESSAGE("wrong: " << cases::to_string(shape) << " theta " << theta << " scale "
+                                               << scale << " offset " << offset << " "
+                                               << cases::to_string(config) << ": " << harness::describe(c));
+                ++out.wrong;
+              }
+            }
   return out;
 }
 
@@ -204,6 +244,15 @@ BOOST_AUTO_TEST_CASE(stated_bounds_are_scale_free) {
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(agreement)
+
+BOOST_AUTO_TEST_CASE(thin_triangle_sweep_has_no_wrong) {
+  const auto r = thin_triangle_sweep(12);
+  BOOST_TEST_MESSAGE("thin-triangle sweep: " << r.queries << " queries (" << r.face
+                     << " face contacts), worst point error/bound " << r.worst_point_ratio);
+  BOOST_TEST(r.queries == 3 * 8 * 3 * 2 * 6 * 12);
+  BOOST_TEST(r.face > 1500);
+  BOOST_TEST(r.wrong == 0);
+}
 
 BOOST_AUTO_TEST_CASE(excuse_needs_the_claimed_region_to_be_near) {
   // p is 2^-60 from edge0's set but far from vertex2's: a fast label edge0 is a boundary
