@@ -42,8 +42,9 @@ struct ClosestFeatureResult {
 double longest_edge(const ClosestFeatureQuery& q);
 
 // Validating JSON reader (fields p, a, b, c; numbers or exact strings such as "0x1p-3").
-// Rejects unknown keys, NaN/Inf, wrong types, nonzero coordinates outside [2^-200, 2^200]
-// in magnitude (the pair's domain) and exactly collinear triangles.
+// Rejects unknown keys, NaN/Inf, wrong types and exactly collinear triangles (decided
+// exactly). Every other finite double is valid: subnormal, 1e-300 and 1e300 coordinates
+// included (the fast variant's narrower domain is fast::closest_feature_in_domain).
 ClosestFeatureQuery closest_feature_query_from_json(const nlohmann::json& j, const Where& where);
 nlohmann::json to_json(const ClosestFeatureQuery& q);
 nlohmann::json to_json(const ClosestFeatureResult& r);
@@ -59,12 +60,40 @@ struct ClosestFeatureCase {
 std::vector<ClosestFeatureCase> load_closest_feature_cases(const std::string& path);
 std::string closest_feature_cases_path();  // the catalogue shipped in cases/data
 
-// Generators. random: vertices uniform in a box, p anywhere around the triangle, scales
-// 1e-3 / 1 / 1e3. degenerate: dyadic grid so the boundary is exact in double: p exactly on
-// a region boundary plane, exactly above an edge or a vertex, in the triangle's plane, on the
-// triangle, near a vertex; slivers; translated far from the origin. A quarter of the
-// degenerate queries are instead within rounding of a boundary of a generic triangle.
-ClosestFeatureQuery random_closest_feature(Rng& rng);
-ClosestFeatureQuery degenerate_closest_feature(Rng& rng);
+// Triangle shapes of the generators (regime axis "shape"). Thin shapes have a smallest
+// angle log-uniform in [5e-5, 6] degrees (aspect ratio up to ~1e6):
+//   needle: two long edges of nearly equal length and a short one (apex angle theta);
+//   cap: one angle near 180 degrees (the apex projects inside the longest edge);
+//   sliver: a short edge at one end of a long one, in any direction (the issue's
+//   (0,0,0), (1,0,0), (0.99999..., 0.00314, 0) is one).
+enum class TriangleShape { equilateral, generic, needle, cap, sliver };
+const char* to_string(TriangleShape s);
+// Where p is put relative to the triangle (regime axis "config") in random queries: above
+// the open face, beyond an edge, near a vertex, (nearly) in the triangle's plane, far away
+// (10 to 1e4 longest edges), or anywhere in a box around the triangle.
+enum class ContactConfig { face, edge, vertex, in_plane, far, box };
+const char* to_string(ContactConfig c);
+
+// One random query of the given shape and configuration: a triangle of longest edge ~scale
+// with smallest angle theta_deg (thin shapes; ignored otherwise), randomly rotated, its
+// vertices in a random order, translated by `offset` (a point at that distance from the
+// origin, 0 for none). Plain doubles: nothing is exact. The thin-triangle sweep uses it.
+ClosestFeatureQuery shaped_closest_feature(Rng& rng, TriangleShape shape, ContactConfig config,
+                                           double theta_deg, double scale, double offset);
+
+// Generators, each query labelled shape/config/place/scale.
+// random: shapes equilateral, generic, needle, cap, sliver; configurations as ContactConfig;
+// place origin or far (translated by 1e3 to 1e9 times the triangle's size, e.g. a
+// size-1e-3 triangle at 1e6); scale 1e-3, 1, 1e3, the ends of the fast variant's domain
+// (domain_min = 2^-190, domain_max = 2^240) and beyond it (1e-300, 1e300, subnormal), which
+// check counts as out_of_domain for fast while the reference answers.
+// degenerate: dyadic grid so that boundaries are exact in double (verified exactly, else
+// redrawn): p exactly on a region boundary plane, above an edge or a vertex, above the open
+// face, in the plane, on the closed triangle, near a vertex; shapes generic, needle, cap,
+// sliver (grid offsets down to 2^-21); translated far as far as stays exact; power-of-two
+// scales including the domain ends and 1e-300 / 1e300. A fifth of the degenerate queries are
+// instead within rounding of a boundary of a generic or thin triangle (rounded_boundary).
+Generated<ClosestFeatureQuery> random_closest_feature(Rng& rng);
+Generated<ClosestFeatureQuery> degenerate_closest_feature(Rng& rng);
 
 }  // namespace contactbench::cases

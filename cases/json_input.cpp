@@ -173,6 +173,22 @@ bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
   return u[1] * v[2] == u[2] * v[1] && u[2] * v[0] == u[0] * v[2] && u[0] * v[1] == u[1] * v[0];
 }
 
+bool twice_area_at_least(const Vec3& a, const Vec3& b, const Vec3& c, int log2_min) {
+  mpq_class u[3], v[3];
+  for (int i = 0; i < 3; ++i) {
+    u[i] = mpq_class(b[i]) - mpq_class(a[i]);
+    v[i] = mpq_class(c[i]) - mpq_class(a[i]);
+  }
+  const mpq_class n0 = u[1] * v[2] - u[2] * v[1], n1 = u[2] * v[0] - u[0] * v[2],
+                  n2 = u[0] * v[1] - u[1] * v[0];
+  mpq_class bound = 1;
+  if (log2_min >= 0)
+    mpz_mul_2exp(bound.get_num_mpz_t(), bound.get_num_mpz_t(), 2 * static_cast<unsigned long>(log2_min));
+  else
+    mpz_mul_2exp(bound.get_den_mpz_t(), bound.get_den_mpz_t(), 2 * static_cast<unsigned long>(-log2_min));
+  return n0 * n0 + n1 * n1 + n2 * n2 >= bound;
+}
+
 nlohmann::json to_json(const Vec3& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
 
 }  // namespace contactbench::cases

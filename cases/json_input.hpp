@@ -51,6 +51,9 @@ nlohmann::json read_json_file(const std::string& path);
 // The triangle a, b, c has exactly zero area (collinear or coincident vertices): decided
 // exactly with rational arithmetic, so a sliver is accepted and a true degeneracy is not.
 bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c);
+// Exact test |(b - a) × (c - a)|^2 >= 2^(2·log2_min): twice the area at least 2^log2_min.
+// Rationals: no overflow or underflow at any finite double input.
+bool twice_area_at_least(const Vec3& a, const Vec3& b, const Vec3& c, int log2_min);
 
 nlohmann::json to_json(const Vec3& v);
 

@@ -3,6 +3,7 @@
 #include "cases/json_input.hpp"
 
 #include <fmt/format.h>
+#include <gmpxx.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -24,66 +25,15 @@ const char* to_string(EdgeShape s) {
 
 namespace {
 
-// Minimal floating-point expansion arithmetic (Shewchuk 1997): a value is a sum of
-// non-overlapping doubles, so sums and products of doubles are represented exactly. Only
-// the slow path of the orientation tests uses it; cases/ may not depend on GMP.
-using Expansion = std::vector<double>;
-
-void two_sum(double a, double b, double& x, double& y) {
-  x = a + b;
-  const double bv = x - a, av = x - bv;
-  y = (a - av) + (b - bv);
+// Exact arithmetic for the slow path: every double is a rational, and sums and products of
+// rationals never overflow or underflow (a facet at 1e160 or 1e-300 is decided exactly).
+using Q3 = std::array<mpq_class, 3>;
+Q3 diff(const Vec3& x, const Vec3& y) {
+  return {mpq_class(x[0]) - mpq_class(y[0]), mpq_class(x[1]) - mpq_class(y[1]),
+          mpq_class(x[2]) - mpq_class(y[2])};
 }
-
-void grow(Expansion& e, double b) {  // e += b, keeps e non-overlapping
-  Expansion out;
-  out.reserve(e.size() + 1);
-  double q = b;
-  for (double ei : e) {
-    double x, y;
-    two_sum(q, ei, x, y);
-    if (y != 0) out.push_back(y);
-    q = x;
-  }
-  if (q != 0 || out.empty()) out.push_back(q);
-  e.swap(out);
-}
-
-Expansion diff(double a, double b) {
-  double x, y;
-  two_sum(a, -b, x, y);
-  Expansion e;
-  if (y != 0) e.push_back(y);
-  e.push_back(x);
-  return e;
-}
-
-Expansion mul(const Expansion& a, const Expansion& b) {
-  Expansion out;
-  for (double x : a)
-    for (double y : b) {
-      const double p = x * y;
-      grow(out, std::fma(x, y, -p));
-      grow(out, p);
-    }
-  return out;
-}
-
-void add_to(Expansion& acc, const Expansion& e, double sign) {
-  for (double x : e) grow(acc, sign * x);
-}
-
-int sign(const Expansion& e) {
-  for (auto it = e.rbegin(); it != e.rend(); ++it)
-    if (*it != 0) return *it > 0 ? 1 : -1;
-  return 0;
-}
-
-int orient2d_exact(double ax, double ay, double bx, double by, double cx, double cy) {
-  Expansion acc;
-  add_to(acc, mul(diff(bx, ax), diff(cy, ay)), 1);
-  add_to(acc, mul(diff(by, ay), diff(cx, ax)), -1);
-  return sign(acc);
+Q3 cross(const Q3& u, const Q3& v) {
+  return {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
 }
 
 }  // namespace
@@ -97,29 +47,21 @@ int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
     perm += std::abs(u[i]) * (std::abs(v[j] * w[k]) + std::abs(v[k] * w[j]));
   }
   // Shewchuk's static bound for orient3d is (7 + 56 eps) eps * permanent; 2e-15 covers it.
-  const double bound = 2e-15 * perm;
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
-  if (!std::isfinite(det)) return 0;
-  Expansion U[3], V[3], W[3];
-  for (int i = 0; i < 3; ++i) {
-    U[i] = diff(b[i], a[i]);
-    V[i] = diff(c[i], a[i]);
-    W[i] = diff(d[i], a[i]);
+  // It assumes relative rounding: only when nothing overflowed and the permanent is far
+  // above the subnormal range (an underflowed product's absolute error 2^-1075 is then
+  // negligible); otherwise, and inside the bound, the exact sign.
+  if (std::isfinite(perm) && perm >= 0x1p-900) {
+    const double bound = 2e-15 * perm;
+    if (det > bound) return 1;
+    if (det < -bound) return -1;
   }
-  Expansion acc;
-  for (int i = 0; i < 3; ++i) {
-    const int j = (i + 1) % 3, k = (i + 2) % 3;
-    add_to(acc, mul(U[i], mul(V[j], W[k])), 1);
-    add_to(acc, mul(U[i], mul(V[k], W[j])), -1);
-  }
-  return sign(acc);
+  const Q3 U = diff(b, a), V = diff(c, a), W = diff(d, a), n = cross(V, W);
+  return sgn(U[0] * n[0] + U[1] * n[1] + U[2] * n[2]);
 }
 
 bool collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
-  return orient2d_exact(a.x(), a.y(), b.x(), b.y(), c.x(), c.y()) == 0 &&
-         orient2d_exact(a.y(), a.z(), b.y(), b.z(), c.y(), c.z()) == 0 &&
-         orient2d_exact(a.z(), a.x(), b.z(), b.x(), c.z(), c.x()) == 0;
+  const Q3 n = cross(diff(b, a), diff(c, a));
+  return sgn(n[0]) == 0 && sgn(n[1]) == 0 && sgn(n[2]) == 0;
 }
 
 Mesh::Mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> facets,

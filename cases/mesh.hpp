@@ -89,9 +89,11 @@ Mesh mesh_from_json(const nlohmann::json& j, const Where& where);
 // Reads a JSON mesh file; errors name the file.
 Mesh load_mesh(const std::string& path);
 
-// Exact sign of det[b-a, c-a, d-a] (orientation of d relative to the plane abc).
+// Exact sign of det[b-a, c-a, d-a] (orientation of d relative to the plane abc), for every
+// finite double input (static filter, exact rational fallback: no overflow or underflow).
 int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
-// Exact test: are a, b, c collinear (zero-area triangle)?
+// Exact test: are a, b, c collinear (zero-area triangle)? Rationals: exact at any scale
+// (a valid facet at 1e-300 is accepted, a collinear one at 1e160 rejected).
 bool collinear(const Vec3& a, const Vec3& b, const Vec3& c);
 
 // Plane z = 0 on [0, nx*h] x [0, ny*h], each square cell split by one diagonal, all facets

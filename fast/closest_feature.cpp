@@ -1,13 +1,49 @@
 #include "fast/closest_feature.hpp"
 
+#include "cases/json_input.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace contactbench::fast {
 
 using cases::Region;
 using cases::Vec3;
+
+namespace {
+
+// The face point by projection, p - ((p - o)·n / n·n) n, with o the vertex opposite the
+// longest edge and n the cross product of the two edges at o: of the three cross products
+// it has the smallest |e1||e2| for the same |n| = 2·area, so the smallest rounding of its
+// direction (see the header). A normal that rounds to (nearly) zero — a triangle flat in
+// double, kappa beyond ~2^50 — falls back to the nearest of the three edge points; the
+// bounds there exceed the triangle's size anyway.
+Vec3 segment_point(const Vec3& p, const Vec3& x, const Vec3& y) {
+  const Vec3 e = y - x;
+  const double t = std::clamp(e.dot(p - x) / e.dot(e), 0.0, 1.0);
+  return x + t * e;
+}
+
+Vec3 face_point(const cases::ClosestFeatureQuery& q) {
+  const double lab = (q.b - q.a).squaredNorm(), lbc = (q.c - q.b).squaredNorm(),
+               lca = (q.a - q.c).squaredNorm();
+  const Vec3 *o = &q.c, *x = &q.a, *y = &q.b;  // ab longest: o = c
+  if (lbc >= lab && lbc >= lca) o = &q.a, x = &q.b, y = &q.c;
+  else if (lca >= lab && lca >= lbc) o = &q.b, x = &q.c, y = &q.a;
+  const Vec3 n = (*x - *o).cross(*y - *o);
+  const double nn = n.dot(n);
+  if (!(nn >= std::numeric_limits<double>::min())) {
+    Vec3 best = segment_point(q.p, q.a, q.b);
+    for (const Vec3& s : {segment_point(q.p, q.b, q.c), segment_point(q.p, q.c, q.a)})
+      if ((q.p - s).squaredNorm() < (q.p - best).squaredNorm()) best = s;
+    return best;
+  }
+  return q.p - ((q.p - *o).dot(n) / nn) * n;
+}
+
+}  // namespace
 
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
   const Vec3 ab = q.b - q.a, ac = q.c - q.a, ap = q.p - q.a;
@@ -35,14 +71,19 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
   const double e43 = d4 - d3, e56 = d5 - d6;
   if (va <= 0 && e43 >= 0 && e56 >= 0)
     return finish(q.b + (e43 / (e43 + e56)) * (q.c - q.b), Region::edge1);
-  const double inv = 1.0 / (va + vb + vc);
-  return finish(q.a + ab * (vb * inv) + ac * (vc * inv), Region::face);
+  return finish(face_point(q), Region::face);
 }
 
 void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
                      std::span<cases::ClosestFeatureResult> out) {
   if (in.size() != out.size()) throw std::invalid_argument("closest_feature: size mismatch");
   for (std::size_t i = 0; i < in.size(); ++i) out[i] = closest_feature(in[i]);
+}
+
+bool closest_feature_in_domain(const cases::ClosestFeatureQuery& q) {
+  for (const Vec3* v : {&q.p, &q.a, &q.b, &q.c})
+    if (!(v->cwiseAbs().maxCoeff() <= 0x1p250)) return false;
+  return cases::twice_area_at_least(q.a, q.b, q.c, -400);
 }
 
 ClosestFeatureBounds closest_feature_bounds(const cases::ClosestFeatureQuery& q) {

@@ -48,6 +48,20 @@ const std::vector<Family>& families() {
                                                   "labels points near vertex a as vertex0"),
       make_planted<ClosestFeatureTightBoundFault>(Agreement::approximate, "tight_bound",
                                                   "honest kernel claiming exact decisions"),
+      make_planted<ClosestFeatureKernelFault<ClosestFeatureFault::strict_ties>>(
+          Agreement::approximate, "strict_ties",
+          "vertex0 and edge0 tests both strict: a tie on vertex0's plane falls to the face"),
+      make_planted<ClosestFeatureKernelFault<ClosestFeatureFault::edge_as_face>>(
+          Agreement::approximate, "edge_as_face",
+          "edge0's side test with an inside tolerance: points just beyond ab called face"),
+      make_planted<ClosestFeatureKernelFault<ClosestFeatureFault::in_plane_shortcut>>(
+          Agreement::approximate, "in_plane_shortcut",
+          "degenerate branch: a point in the triangle's plane taken as its own closest point"),
+      make_planted<ClosestFeatureKernelFault<ClosestFeatureFault::projection_sign>>(
+          Agreement::approximate, "projection_sign",
+          "sign error in the face projection (p + h n instead of p - h n)"),
+      make_planted<ClosestFeatureKernelFault<ClosestFeatureFault::edge1_weights>>(
+          Agreement::approximate, "edge1_weights", "barycentric weights of edge bc swapped"),
   };
   return table;
 }

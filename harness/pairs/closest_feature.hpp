@@ -16,11 +16,20 @@ struct ClosestFeaturePair {
   static Result reference(const Query& q) { return reference::closest_feature(q); }
   static Result fast(const Query& q) { return fast::closest_feature(q); }
   static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-  static Query random(cases::Rng& rng) { return cases::random_closest_feature(rng); }
-  static Query degenerate(cases::Rng& rng) { return cases::degenerate_closest_feature(rng); }
-  // Region: discrete, excused within fast::closest_feature_bounds().decision of a boundary.
-  // Point (relative to the longest edge) and squared distance (relative to its square)
-  // within the stated bounds.
+  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_closest_feature(rng); }
+  static cases::Generated<Query> degenerate(cases::Rng& rng) {
+    return cases::degenerate_closest_feature(rng);
+  }
+  // The fast variant's stated domain (fast/closest_feature.hpp); outside it: out_of_domain.
+  static bool in_domain(const Query& q) { return fast::closest_feature_in_domain(q); }
+  static std::vector<DecisionSpace> decision_space() {
+    return {{"region",
+             {cases::region_names.begin(), cases::region_names.end()},
+             {}}};
+  }
+  // Region: discrete, excused within fast::closest_feature_bounds().decision of a boundary;
+  // reported as reached with the reference's margin. Point (relative to the longest edge)
+  // and squared distance (relative to its square) within the stated bounds.
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
     return compare_with(q, ref, fast, fast::closest_feature_bounds(q));
   }
@@ -36,20 +45,41 @@ struct ClosestFeaturePair {
   }
 };
 
-// Planted fault 1: the classic "snap to the vertex within epsilon" bug — closest points
-// within 1e-2 of the longest edge from vertex a are labelled vertex0.
+// Planted faults (registered with make_planted in harness/registry.cpp; the tests require the
+// CI-size check to find each `wrong`). Kinds real kernels have:
+//   vertex_snap   closest points within 1e-2 of the longest edge from vertex a labelled
+//                 vertex0 (a "snap to vertex within epsilon");
+//   tight_bound   the honest kernel claiming exact decisions (bound 0), as a fast variant
+//                 that forgot its own rounding would;
+//   strict_ties   vertex0 and edge0 tests both strict (d1 < 0, d1 > 0): a point exactly on
+//                 vertex0's boundary plane across ab falls through to the face;
+//   edge_as_face  edge0's side test with an "inside" tolerance (vc <= -1e-3·|ab|^2·|n|):
+//                 points just beyond edge ab are labelled face and projected off the triangle;
+//   in_plane_shortcut  the degenerate branch "p in the triangle's plane: p is its own
+//                 closest point" without the inside test;
+//   projection_sign    a sign error in the face projection, p + (h / |n|^2) n;
+//   edge1_weights the barycentric weights of edge bc swapped (c + t (b - c)).
+enum class ClosestFeatureFault { strict_ties, edge_as_face, in_plane_shortcut, projection_sign,
+                                 edge1_weights };
+// The fast kernel with one planted fault (a copy of fast::closest_feature's logic).
+cases::ClosestFeatureResult closest_feature_with_fault(const cases::ClosestFeatureQuery& q,
+                                                       ClosestFeatureFault fault);
+
 struct ClosestFeatureVertexSnapFault : ClosestFeaturePair {
   static Result fast(const Query& q);
 };
 
-// Planted fault 2: the honest double kernel, but claiming exact decisions (bound 0), as a
-// fast variant that forgot its own rounding would.
 struct ClosestFeatureTightBoundFault : ClosestFeaturePair {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
     auto b = fast::closest_feature_bounds(q);
     b.decision = 0;
     return compare_with(q, ref, fast, b);
   }
+};
+
+template <ClosestFeatureFault F>
+struct ClosestFeatureKernelFault : ClosestFeaturePair {
+  static Result fast(const Query& q) { return closest_feature_with_fault(q, F); }
 };
 
 }  // namespace contactbench::harness

@@ -171,7 +171,7 @@ BOOST_AUTO_TEST_CASE(query_loader_names_file_line_and_field) {
                          Bad{R"({"p":[1,1,3],"a":[0,0,0],"b":[1,1,1],"c":[2,2,2]})", "collinear"},
                          Bad{R"([1,2,3])", "expected a JSON object"},
                          Bad{R"({"p":[0,1e400,1],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})", "line 1"},
-                         Bad{R"({"p":[0,1e-300,1],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})", "field p[1]"},
+                         Bad{R"({"p":[1,1,3],"a":["0x1p531","0x1p531","0x1p531"],"b":[0,0,0],"c":["0x1.8p532","0x1.8p532","0x1.8p532"]})", "field a,b,c"},
                          Bad{R"({"p":[1,1,3],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0],"d":1})", "field d: unknown key"}}) {
     test::TempFile g("bad.jsonl", std::string(bad.line) + "\n");
     const auto m = error_of([&] { contactbench::harness::find_family("closest_feature")->eval(g.str(), {}); });

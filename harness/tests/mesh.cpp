@@ -105,6 +105,30 @@ BOOST_AUTO_TEST_CASE(orient3d_exact_on_nearly_coplanar_points) {
   BOOST_TEST(!cases::collinear(Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(3, 3, std::nextafter(3.0, 4.0))));
 }
 
+BOOST_AUTO_TEST_CASE(exact_at_every_scale) {
+  // Rationals, not doubles: a valid facet at 1e-300 or made of subnormals is accepted, a
+  // collinear one at 1e160 rejected (2^531 ~ 1.4e160: squares of these overflow a double).
+  BOOST_TEST(error_of(R"({"vertices": [[0,0,0],["0x1p-997",0,0],[0,"0x1p-997",0]], "facets": [[0,1,2]]})") ==
+             "no error");
+  BOOST_TEST(error_of(R"({"vertices": [[0,0,0],["0x1p-1074",0,0],[0,"0x1p-1073",0]], "facets": [[0,1,2]]})") ==
+             "no error");
+  BOOST_TEST(error_of(R"({"vertices": [[0,0,0],["0x1p531","0x1p531","0x1p531"],)"
+                      R"(["0x1.8p532","0x1.8p532","0x1.8p532"]], "facets": [[0,1,2]]})") ==
+             "m.json: mesh: field facets[0]: zero-area facet (collinear vertices)");
+  BOOST_TEST(error_of(R"({"vertices": [[0,0,0],["0x1p531",0,0],[0,"0x1p531",0]], "facets": [[0,1,2]]})") ==
+             "no error");
+  for (double s : {0x1p-1070, 1e-300, 0x1p531, 1e300}) {
+    BOOST_TEST_CONTEXT("s = " << s) {
+      const Vec3 a(0, 0, 0), b(s, 0, 0), c(0, s, 0);
+      BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(0, 0, s)) == 1);
+      BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(0, 0, -s)) == -1);
+      BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(s, s, 0)) == 0);
+      BOOST_TEST(!cases::collinear(a, b, c));
+      BOOST_TEST(cases::collinear(a, b, Vec3(s, 0, 0) * 0.5));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(irregular_plane_is_flat_and_valid) {
   cases::Rng rng(3);
   const Mesh m = cases::irregular_plane(8, 4, 0.1, 0.3, rng);
