@@ -107,6 +107,29 @@ BOOST_AUTO_TEST_CASE(derivatives_consistent) {
   }
 }
 
+// Invariance under exact scaling: d, d̂ -> 2^k d, 2^k d̂ and A -> 2^-k A leave b unchanged and
+// scale b' by 2^-k, b'' by 2^-2k exactly; a correctly rounded reference must follow bit for
+// bit wherever the results are normal doubles (k up to ±600: far outside the fast domain).
+BOOST_AUTO_TEST_CASE(scaling_invariance) {
+  int compared = 0;
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    auto rng = cases::query_rng(5, "barrier", "scaling", i);
+    const auto q = (i % 2 ? cases::degenerate_barrier(rng) : cases::random_barrier(rng)).query;
+    const int k = static_cast<int>(cases::uniform_int(rng, -600, 600));
+    const cases::BarrierQuery s{std::ldexp(q.d, k), std::ldexp(q.dhat, k), q.kappa, std::ldexp(q.area, -k)};
+    if (std::ldexp(s.d, -k) != q.d || std::ldexp(s.dhat, -k) != q.dhat || std::ldexp(s.area, k) != q.area)
+      continue;  // a scaled input left the doubles or lost bits
+    const auto a = contactbench::reference::barrier(q), b = contactbench::reference::barrier(s);
+    BOOST_TEST_REQUIRE(a.active == b.active);
+    auto normal = [](double x, double y) { return std::isnormal(x) && std::isnormal(y); };
+    if (normal(a.value, b.value)) BOOST_TEST(b.value == a.value);
+    if (normal(a.gradient, b.gradient)) BOOST_TEST(b.gradient == std::ldexp(a.gradient, -k));
+    if (normal(a.hessian, b.hessian)) BOOST_TEST(b.hessian == std::ldexp(a.hessian, -2 * k));
+    compared += normal(a.value, b.value);
+  }
+  BOOST_TEST(compared > 1000);
+}
+
 // d <= 0 (and NaN) is the caller's error: both kernels throw, the loader names the field.
 BOOST_AUTO_TEST_CASE(nonpositive_distance_is_an_error) {
   for (double d : {0.0, -0.0, -1e-300, -0.005, std::numeric_limits<double>::quiet_NaN(),
