@@ -215,9 +215,9 @@ Generated<GroundCcdQuery> degenerate_ground_ccd(Rng& rng) {
   }
   GroundCcdQuery q;
   const double scale = pick_scale(rng);
-  static const char* const configs[] = {"mixed",     "touching", "tie",      "cap_exact", "resting",
-                                        "receding",  "grazing",  "deep",     "at_dhat"};
-  const long config = uniform_int(rng, 0, 8);
+  static const char* const configs[] = {"mixed",    "touching", "tie",  "cap_exact", "resting",
+                                        "receding", "grazing",  "deep", "at_dhat",   "on_ground"};
+  const long config = uniform_int(rng, 0, 9);
   const bool at_dhat = config == 8;
   // The ground on the grid (at 0 for at_dhat, so that a height of exactly 0.01 exists).
   q.y_ground = at_dhat ? 0.0 : dyadic(rng, 4, 32, scale);
@@ -262,6 +262,15 @@ Generated<GroundCcdQuery> degenerate_ground_ccd(Rng& rng) {
       case 6: p = -std::ldexp(h, -static_cast<int>(uniform_int(rng, 4, 40))); break;  // grazing
       case 7: p = -std::ldexp(h, static_cast<int>(uniform_int(rng, 4, 40))); break;   // deep
       case 8: p = uniform_int(rng, 0, 1) ? -h : background(); break;
+      case 9:  // one ulp above the ground (exact), resting or creeping down by ulps
+        h = std::nextafter(q.y_ground, inf) - q.y_ground;
+        switch (uniform_int(rng, 0, 3)) {
+          case 0: p = 0.0; break;
+          case 1: p = -h; break;
+          case 2: p = -std::ldexp(h, static_cast<int>(uniform_int(rng, -3, 3))); break;
+          default: p = background(); break;
+        }
+        break;
       default:
         switch (uniform_int(rng, 0, 5)) {
           case 0: p = 0.0; break;

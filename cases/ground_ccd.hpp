@@ -57,7 +57,8 @@ void validate(const GroundCcdQuery& q, const Where& where);
 // |p| >> height, tiny alpha; near_cap: a candidate within 1e-16..1e-2 of the cap 1;
 // cap_exact: a candidate exactly 1 (dyadic 10/9 ratio); near_tie / tie: two nodes' candidates
 // within a relative 1e-16..1e-3, or exactly equal; touching: raw step exactly to the
-// ground (alpha 0.9); at_dhat: nodes exactly 0.01 above a ground at 0), nodes (1, few: 2-8,
+// ground (alpha 0.9); at_dhat: nodes exactly 0.01 above a ground at 0; on_ground: nodes one
+// ulp above the ground, resting or moving by ulps), nodes (1, few: 2-8,
 // many: 9-64), scale (1e-3, 1, 1e3), place (origin; far: the ground at ~1e6·scale from the
 // origin; high: nodes 1e3..1e6·scale above the ground), domain (inside; end: magnitudes
 // within 1e10 of the domain limits; outside: subnormal, 1e-320, 1e308 — reference only).

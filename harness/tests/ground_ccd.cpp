@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(generators_valid_and_labelled) {
   }
   for (const char* t : {"config=mixed", "config=approaching", "config=receding", "config=resting",
                         "config=grazing", "config=deep", "config=near_cap", "config=cap_exact",
-                        "config=near_tie", "config=tie", "config=touching", "config=at_dhat",
+                        "config=near_tie", "config=tie", "config=touching", "config=at_dhat", "config=on_ground",
                         "nodes=1", "nodes=few", "nodes=many", "place=origin", "place=far",
                         "place=high", "domain=inside", "domain=end", "domain=outside"})
     BOOST_TEST(tags[t] > 50, t << ": " << tags[t]);
