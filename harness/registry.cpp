@@ -73,7 +73,7 @@ const std::vector<Family>& families() {
       make_planted<GroundCcdGroundAtOriginFault>(Agreement::approximate, "ground_at_origin",
                                                  "heights from y = 0, ground offset forgotten"),
       make_planted<GroundCcdTightBoundFault>(Agreement::approximate, "tight_bound",
-                                             "honest kernel claiming alpha within 1 ULP"),
+                                             "honest kernel claiming alpha correctly rounded"),
   };
   return table;
 }
