@@ -62,6 +62,8 @@ cases::BarrierResult barrier(const cases::BarrierQuery& q) {
   const mpq_class half_ak = ak / 2;
   const Parts parts{half_ak * (dhat - d), half_ak, half_ak * (dhat - d) / d};
   r.hessian = exact::to_nearest_double(half_ak * (d + dhat) / (d * d));
+  // ln s is transcendental (s != 1 rational): no exact value exists, hence MPFR enclosures,
+  // refined until the rounding to double is decided.
   bool value_done = false, gradient_done = false;
   // 1 - s >= 2^-54 for doubles d < d̂, so from 128 bits on s's upper bound is below 1 and
   // |ln s| has a positive lower bound.
