@@ -17,6 +17,7 @@ struct BarrierQuery {
   // d <= 0 or NaN means the node has reached or crossed the ground: the CCD that bounds
   // every step exists so that this never happens. The loader rejects such queries with
   // InputError naming the field; the kernels throw std::domain_error (see fast/barrier.hpp).
+  // Any positive double is valid, subnormals included.
   double d = 0.005;
   double dhat = 0.01;   // activation distance d̂ > 0, metres (book: dhat = 0.01)
   double kappa = 1e5;   // barrier stiffness κ > 0 (book: kappa = 1e5)
@@ -30,28 +31,35 @@ struct BarrierResult {
   double hessian = 0;    // d²b/dd² > 0 when active, zero when inactive
 };
 
-// The domain in which the fast kernel's stated error bound holds (10 ULP, derivation in
-// harness/pairs/barrier.cpp): d̂, κ and A each in [1e-50, 1e50], and, when active (d < d̂),
-// s = d/d̂ >= 1e-12 (the double quotient). Inside it every intermediate of the fast formula
-// is a normal, finite double: e.g. the Hessian's A·d̂·κ / (2·d·d·d̂) lies within
+// The fast kernel's stated domain (fast::barrier_in_domain; derivation of its 10 ULP bound
+// in harness/pairs/barrier.cpp): d̂, κ and A each in [1e-50, 1e50], and, when active
+// (d < d̂), s = d/d̂ >= 1e-12 (the double quotient). Inside it every intermediate of the
+// fast formula is a normal, finite double: e.g. the Hessian's A·d̂·κ / (2·d·d·d̂) lies within
 // [5e-201, 5e223] and every other product or quotient within [1e-267, 1e275]. Outside it the
 // double formula overflows or underflows (κ = 1e306 at the book's d, d̂: the Hessian is
-// +inf; d = 1e-320: 2·d·d·d̂ is 0). d >= d̂ (inactive, nothing is computed) may be any
-// positive value, +inf included.
+// +inf; d = 1e-320: 2·d·d·d̂ is 0); such queries are `out_of_domain` (the reference still
+// answers them). d >= d̂ (inactive, nothing is computed) may be any positive value.
 inline constexpr double barrier_min_ratio = 1e-12;
 inline constexpr double barrier_param_min = 1e-50;
 inline constexpr double barrier_param_max = 1e50;
+// The predicate of that domain (fast::barrier_in_domain is this; the generators label by it).
+bool barrier_in_fast_domain(const BarrierQuery& q);
 
-// Throws InputError naming the first offending field unless d > 0, d̂, κ, A finite and > 0,
-// and the query lies in the domain above (d̂, κ, A in range: that field; s < 1e-12: "d").
+// Bad input, not a domain question: throws InputError naming the first offending field
+// unless d > 0 (d = +inf allowed), and d̂, κ, A finite and > 0. Every such query, whatever
+// its magnitudes (subnormal, 1e-300, 1e300), is answered by the reference.
 void validate(const BarrierQuery& q, const Where& where);
 
-// Generators (every query inside the domain above). random: s = d/d̂ log-uniform over
-// [1e-12, 2] (about 1 in 40 inactive), d̂ at the three generator scales, κ and A
-// log-uniform. degenerate: d on the boundary d = d̂, one ulp either side of it,
-// s = 1 - 2^-k (cancellation in s - 1 and ln s), s = 2^-k (k <= 39), the book's constants,
-// d̂ from the dyadic grid.
-BarrierQuery random_barrier(Rng& rng);
-BarrierQuery degenerate_barrier(Rng& rng);
+// Generators with regime labels. Axes: config (far_below: s in [1e-9, 1e-3]; tiny:
+// s in [1e-12, 1e-9], the largest values; mid: s in [1e-3, 1/2); near: s in [1/2, 1) with
+// 1 - s down to 1e-16, where ln s needs log1p; just_inside / at_dhat / just_outside: d a few
+// ulps from d̂ or exactly d̂; inactive: d > d̂), scale (d̂'s decade), params (book: κ = 1e5,
+// A = 0.25; typical: log-uniform κ in [1, 1e12], A in [1e-6, 1e2]; end: κ, A at the domain
+// ends 1e-50 / 1e50), domain (inside; end: d̂ or s at the edge of the fast domain; outside:
+// subnormal, 1e-300, 1e300 inputs beyond it, answered by the reference only).
+// degenerate: the same configurations on a dyadic grid (d̂ = m·2^e, κ and A powers of two),
+// so d = d̂, s = 1 - 2^-k and s = 2^-k are exact.
+Generated<BarrierQuery> random_barrier(Rng& rng);
+Generated<BarrierQuery> degenerate_barrier(Rng& rng);
 
 }  // namespace contactbench::cases

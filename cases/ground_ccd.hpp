@@ -29,28 +29,41 @@ struct GroundCcdResult {
   // Reference only (fast leaves NaN; absent from the JSON output): exact relative gap
   // (c2 - c1) / c1 between the smallest candidate c1 and the runner-up c2 (the next
   // candidate in value, the cap 1 counted; 0 on an exact tie), +inf when there is no other
-  // candidate: how far the query is from any change of `binding`. The comparison of a
+  // candidate, rounded upward: how far the query is from any change of `binding`. The comparison of a
   // mismatch uses the gap to the node the fast variant actually picked instead
   // (reference::ground_ccd_candidate_gap).
   double margin = std::numeric_limits<double>::quiet_NaN();
 };
 
-// The domain of the pair's stated bounds (enforced by validate()): |y_ground|, |y_i|,
-// |p_i| <= 1e300; every node at least 1e-300 above the ground (y_i - y_ground in double);
-// and for p_i < 0, (y_i - y_ground) / -p_i >= 1e-300. Then no difference overflows, every
-// candidate 0.9 (y_g - y_i) / p_i is a normal double or exceeds 1, and alpha > 0.
+// The fast variant's stated domain (fast::ground_ccd_in_domain; its bounds are derived in
+// harness/pairs/ground_ccd.cpp): |y_ground|, |y_i|, |p_i| <= 1e300; every node at least
+// 1e-300 above the ground (y_i - y_ground in double); and for p_i < 0,
+// (y_i - y_ground) / -p_i >= 1e-300. Then no difference overflows, every candidate
+// 0.9 (y_g - y_i) / p_i is a normal double or exceeds 1, and alpha > 0. Outside it the
+// double formula may underflow (a node 1e-320 above the ground: alpha 0) or overflow
+// (y = 1e308 over y_g = -1e308); such queries are `out_of_domain`, and the reference,
+// exact for every finite double, still answers them.
 inline constexpr double ground_ccd_max_abs = 1e300;
 inline constexpr double ground_ccd_min_gap = 1e-300;
+bool ground_ccd_in_fast_domain(const GroundCcdQuery& q);
 
-// Throws InputError naming the field unless sizes match, n >= 1, everything finite, every
-// node strictly above the ground and the query in the domain above.
+// Bad input only: throws InputError naming the field unless sizes match, n >= 1, everything
+// finite and every node strictly above the ground (the precondition of a CCD: a node on or
+// below the ground has already penetrated). Any magnitude is otherwise valid.
 void validate(const GroundCcdQuery& q, const Where& where);
 
-// random: 1..32 nodes at heights log-uniform over [1e-6, 1] x scale above a random ground,
-// directions of either sign, some zero. degenerate: dyadic grid; p_y = 0, p_y > 0, nodes
-// exactly d̂ = 0.01 above the ground, steps that reach the ground exactly (y + p_y = y_ground,
-// raw ratio 1), repeated nodes (exact ties), ratios exactly 1/0.9-ish near the cap.
-GroundCcdQuery random_ground_ccd(Rng& rng);
-GroundCcdQuery degenerate_ground_ccd(Rng& rng);
+// Generators with regime labels. Axes: config (mixed; approaching: every node moves down;
+// receding: none does; resting: p = +0 / -0; grazing: |p| << height, capped; deep:
+// |p| >> height, tiny alpha; near_cap: a candidate within 1e-16..1e-2 of the cap 1;
+// cap_exact: a candidate exactly 1 (dyadic 10/9 ratio); near_tie / tie: two nodes' candidates
+// within a relative 1e-16..1e-3, or exactly equal; touching: raw step exactly to the
+// ground (alpha 0.9); at_dhat: nodes exactly 0.01 above a ground at 0; on_ground: nodes one
+// ulp above the ground, resting or moving by ulps), nodes (1, few: 2-8,
+// many: 9-64), scale (1e-3, 1, 1e3), place (origin; far: the ground at ~1e6·scale from the
+// origin; high: nodes 1e3..1e6·scale above the ground), domain (inside; end: magnitudes
+// within 1e10 of the domain limits; outside: subnormal, 1e-320, 1e308 — reference only).
+// degenerate: the same on a dyadic grid, so ties, touching and the cap are exact.
+Generated<GroundCcdQuery> random_ground_ccd(Rng& rng);
+Generated<GroundCcdQuery> degenerate_ground_ccd(Rng& rng);
 
 }  // namespace contactbench::cases

@@ -9,8 +9,8 @@
 // log(s) below. With that every field is within 10 ULP of the correctly rounded value
 // (derivation in harness/pairs/barrier.cpp), in the domain of cases/barrier.hpp
 // (d/d̂ >= 1e-12; d̂, κ, A in [1e-50, 1e50]), where no intermediate overflows or
-// underflows; the loader rejects queries outside it. Otherwise the operations and their
-// order are the book's.
+// underflows; queries outside it are `out_of_domain` (barrier_in_domain). Otherwise the
+// operations and their order are the book's.
 //
 // Precondition d > 0: the caller (the CCD-bounded line search) never lets a node reach
 // the ground. A violation (d <= 0 or NaN) throws std::domain_error rather than returning
@@ -41,6 +41,10 @@ inline BarrierTerms barrier_terms(double d, double dhat, double kappa, double ar
   t.hessian = a_dhat * kappa / (2 * d * d * dhat) * (d + dhat);
   return t;
 }
+
+// The stated domain of the 10 ULP bound (cases/barrier.hpp): d̂, κ, A in [1e-50, 1e50] and,
+// when active, d/d̂ >= 1e-12.
+inline bool barrier_in_domain(const cases::BarrierQuery& q) { return cases::barrier_in_fast_domain(q); }
 
 // The pair's entry point (same signature as reference::barrier).
 cases::BarrierResult barrier(const cases::BarrierQuery& q);

@@ -8,7 +8,8 @@
 // the same formula with the decimal 9/10, rounded once): the subtraction, the product by
 // the double 0.9 (itself 2.2e-17 above 9/10) and the division each round, so alpha is
 // within 4 ULP of the reference (harness/pairs/ground_ccd.cpp) and `binding` may differ
-// only where two candidates are within a relative 8·2^-53 of each other.
+// only where two candidates are within a relative 8·2^-53 of each other — in the domain of
+// ground_ccd_in_domain, outside which queries are `out_of_domain`.
 //
 // Precondition y_i > y_ground for every node; a violation throws std::domain_error.
 #pragma once
@@ -39,6 +40,12 @@ inline GroundCcdStep ground_ccd_step(const double* y, const double* py, std::siz
     }
   }
   return r;
+}
+
+// The stated domain of the bounds above (cases/ground_ccd.hpp): magnitudes <= 1e300, every
+// node >= 1e-300 above the ground, every candidate's raw ratio >= 1e-300.
+inline bool ground_ccd_in_domain(const cases::GroundCcdQuery& q) {
+  return cases::ground_ccd_in_fast_domain(q);
 }
 
 // The pair's entry point (same signature as reference::ground_ccd).

@@ -1,11 +1,17 @@
 // Reference ground barrier (ipc-square-drop.txt, Implementation 8.3.1): the exact value
-// of b, b' and b'' at the exact double inputs, rounded once to the nearest double.
+// of b, b' and b'' at the exact double inputs, correctly rounded to the nearest double
+// (ties cannot occur: see below), for every positive double d and every positive finite
+// d̂, κ, A — subnormals and magnitudes up to the largest double included. Values beyond the
+// doubles round to ±inf, below them to 0 or a subnormal, as IEEE rounding to nearest does.
 //
-// Why MPFR and not CGAL's rationals: b contains ln s, which is transcendental, so no
-// rational evaluation exists. MPFR's log is correctly rounded at any precision; at 256
-// bits every operation is exact or rounded at 2^-256 relative, so the final rounding to
-// double gives the correctly rounded result unless the exact value lies within ~2^-250
-// (relative) of a midpoint between two doubles.
+// The Hessian A·κ·(d + d̂)/(2d²) is rational: GMP rationals, rounded once. Value and gradient
+// contain ln s, s = d/d̂, which is transcendental for rational s != 1, so no rational
+// evaluation exists: MPFR there. Each is enclosed in an interval with directed roundings
+// (lower and upper bound at p bits, p = 128, 256, 512, ...) until both bounds round to the
+// same double (Ziv's strategy). That terminates because the exact value (a nonzero rational
+// times ln s, plus a rational for the gradient) is transcendental, hence never a double nor
+// a midpoint between two. MPFR's exponent range (about ±2^30) holds every intermediate, and
+// mpfr_get_d rounds correctly into the subnormal range and to ±inf.
 //
 // Same precondition and error reporting as fast::barrier (d > 0, else std::domain_error).
 #pragma once
@@ -13,8 +19,10 @@
 
 namespace contactbench::reference {
 
-inline constexpr int barrier_precision_bits = 256;
-
 cases::BarrierResult barrier(const cases::BarrierQuery& q);
+
+// The margin of the decision `active` = (d < d̂): the exact |d - d̂| / d̂ rounded upward
+// (0 exactly when d = d̂, +inf when d = +inf).
+double barrier_active_margin(const cases::BarrierQuery& q);
 
 }  // namespace contactbench::reference

@@ -7,6 +7,10 @@
 // minimum, -1 when the cap 1 is not beaten) and `margin` is its exact relative gap to the
 // runner-up.
 //
+// Exact for every finite double input (rationals have no exponent range; the one rounding,
+// to_nearest_double, handles subnormal results): a node 1e-320 above the ground or 1e308
+// apart from it is answered like any other.
+//
 // Same precondition and error reporting as fast::ground_ccd (y_i > y_ground, else
 // std::domain_error).
 #pragma once
@@ -22,5 +26,10 @@ cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q);
 // [-1, n), is no candidate at all: +inf. Rounded upward, so it never understates the gap;
 // 0 exactly when the two candidates are equal (i == j included).
 double ground_ccd_candidate_gap(const cases::GroundCcdQuery& q, int i, int j);
+
+// The margin of node i's decision "approaching" (p_i < 0, a candidate) against "resting"
+// (p_i = 0) and "receding" (p_i > 0): the exact |p_i| / (y_i - y_ground), the fraction of
+// its height the step moves it, rounded upward; 0 exactly when p_i = 0.
+double ground_ccd_direction_margin(const cases::GroundCcdQuery& q, std::size_t i);
 
 }  // namespace contactbench::reference

@@ -3,6 +3,7 @@
 #include "cases/json_input.hpp"
 #include "harness/pairs/ulp.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace contactbench::harness {
@@ -26,6 +27,10 @@ std::vector<cases::Named<cases::BarrierQuery>> BarrierPair::canonical(const Chec
       {"far_above", book(0.5)},
       {"square_drop_min_height", book(0.0063880713)},
       {"unit_dhat_half", Query{0.5, 1.0, 1.0, 1.0}},
+      // Beyond the fast domain (out_of_domain; the reference answers): both distances
+      // subnormal with s = 1/2, and the book's s = 1/2 at d̂ = 2^1000.
+      {"subnormal_half", Query{0x1p-1074, 0x1p-1073, 1e5, 0.25}},
+      {"huge_dhat_half", Query{0x1p999, 0x1p1000, 1e5, 0.25}},
   };
 }
 
@@ -38,15 +43,64 @@ std::vector<cases::Named<cases::BarrierQuery>> BarrierPair::canonical(const Chec
 //   < 8.5u. hessian: 7 roundings of products/quotients and one sum of positives: < 7u.
 // A relative error e·u is less than e ULP of the result (ulp(r) > u|r|), and the reference
 // adds at most 0.5 ULP: bound 10 ULP for all three fields.
-Comparison BarrierPair::compare(const Query& q, const Result& ref, const Result& fast) {
+Comparison BarrierPair::compare_with(const Query& q, const Result& ref, const Result& fast,
+                                     double ulp_bound) {
   Comparison c;
-  // d < d̂ is an exact comparison in both variants: margin |d - d̂|/d̂, bound 0.
-  c.discrete("active", ref.active, fast.active, std::abs(q.d - q.dhat) / q.dhat, 0.0);
+  // d < d̂ is an exact comparison in both variants. Coverage: margin |d - d̂|/d̂ (0 exactly
+  // at d = d̂), stated bound 0. A mismatch is never excused, not even at d = d̂ where the
+  // rule is inactive: bound -1.
+  const double margin = reference::barrier_active_margin(q);
+  c.reached("active", ref.active ? "active" : "inactive", margin, 0.0);
+  c.discrete("active", ref.active, fast.active, margin, -1.0);
   c.continuous("value_ulp", ulp_error(fast.value, ref.value), ulp_bound);
   c.continuous("gradient_ulp", ulp_error(fast.gradient, ref.gradient), ulp_bound);
   c.continuous("hessian_ulp", ulp_error(fast.hessian, ref.hessian), ulp_bound);
   return c;
 }
+
+std::vector<DecisionSpace> BarrierPair::decision_space() {
+  return {{"active", {"active", "inactive"}}};
+}
+
+namespace {
+
+// The honest kernel's shape with the pieces a fault replaces.
+struct Slip {
+  bool le = false, literal = false, grad_sign = false, hess_term = false, clamp = false;
+};
+
+cases::BarrierResult slipped(const cases::BarrierQuery& q, Slip f) {
+  cases::BarrierResult r;
+  r.active = f.le ? q.d <= q.dhat : q.d < q.dhat;
+  if (!r.active) return r;
+  const double d = f.clamp ? std::max(q.d, 1e-9 * q.dhat) : q.d, dhat = q.dhat;
+  const double s = d / dhat;
+  double sm1, ln_s;
+  if (f.literal) {
+    sm1 = s - 1;
+    ln_s = std::log(s);
+  } else {
+    sm1 = s >= 0.5 ? (d - dhat) / dhat : s - 1;
+    ln_s = s >= 0.5 ? std::log1p(sm1) : std::log(s);
+  }
+  const double a_dhat = q.area * dhat, kappa = q.kappa;
+  r.value = a_dhat * kappa / 2 * sm1 * ln_s;
+  r.gradient = a_dhat * (kappa / 2 * (f.grad_sign ? ln_s / dhat - sm1 / d : ln_s / dhat + sm1 / d));
+  r.hessian = a_dhat * kappa / (2 * d * d * dhat) * (f.hess_term ? d : d + dhat);
+  return r;
+}
+
+}  // namespace
+
+BarrierPair::Result BarrierActiveLeFault::fast(const Query& q) { return slipped(q, {.le = true}); }
+BarrierPair::Result BarrierNoLog1pFault::fast(const Query& q) { return slipped(q, {.literal = true}); }
+BarrierPair::Result BarrierGradientSignFault::fast(const Query& q) {
+  return slipped(q, {.grad_sign = true});
+}
+BarrierPair::Result BarrierHessianTermFault::fast(const Query& q) {
+  return slipped(q, {.hess_term = true});
+}
+BarrierPair::Result BarrierClampFault::fast(const Query& q) { return slipped(q, {.clamp = true}); }
 
 nlohmann::json BarrierPair::query_to_json(const Query& q) {
   return {{"d", q.d}, {"dhat", q.dhat}, {"kappa", q.kappa}, {"area", q.area}};
@@ -59,7 +113,7 @@ BarrierPair::Query BarrierPair::query_from_json(const nlohmann::json& j, const c
   if (j.contains("dhat")) q.dhat = cases::read_double(j, "dhat", w);
   if (j.contains("kappa")) q.kappa = cases::read_double(j, "kappa", w);
   if (j.contains("area")) q.area = cases::read_double(j, "area", w);
-  cases::validate(q, w);
+  cases::validate(q, w);  // bad input only: the fast domain is in_domain()
   return q;
 }
 

@@ -3,7 +3,9 @@
 #include "cases/json_input.hpp"
 #include "harness/pairs/ulp.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace contactbench::harness {
 
@@ -19,6 +21,11 @@ std::vector<cases::Named<cases::GroundCcdQuery>> GroundCcdPair::canonical(const 
       {"capped_slow_approach", {-1, V{-0.5}, V{-0.25}}},      // 0.9·2 > 1: alpha 1
       {"near_cap", {-1, V{-0.5}, V{-0.45}}},                  // 0.9·0.5/0.45 ~ 1: the cap decision
       {"deep_penetrating_step", {-1, V{-0.99, -0.5}, V{-1.0, -1.0}}},
+      {"cap_exact", {0, V{0.625}, V{-0.5625}}},  // 9/10 · 10/9 = 1 exactly: not below the cap
+      // Beyond the fast domain (out_of_domain; the reference answers exactly): subnormal
+      // heights (candidate 9/10 · 3/4), and a gap 2e308 that overflows in double.
+      {"subnormal_heights", {0, V{0x3p-1074}, V{-0x4p-1074}}},
+      {"gap_beyond_doubles", {-1e308, V{1e308}, V{-1e308}}},
   };
 }
 
@@ -30,14 +37,70 @@ std::vector<cases::Named<cases::GroundCcdQuery>> GroundCcdPair::canonical(const 
 // is therefore the exact gap between the reference's binding candidate and the candidate of
 // the node fast actually picked — not the reference's runner-up gap, which would excuse a
 // fast pick far above the minimum whenever some other node happened to be close to it.
-Comparison GroundCcdPair::compare(const Query& q, const Result& ref, const Result& fast) {
+Comparison GroundCcdPair::compare_with(const Query& q, const Result& ref, const Result& fast,
+                                       double alpha_bound) {
   Comparison c;
+  // Decisions of the reference, for coverage. `binding`: cap (alpha = 1, no candidate below
+  // it; margin 0 when a candidate is exactly 1), unique (one node attains the minimum) or
+  // tie (several do, the first binds; margin 0); margin the runner-up gap, bound 8u.
+  // `direction` of each node: approaching (p < 0), resting (p = 0: margin 0), receding;
+  // decided exactly by fast too (bound 0).
+  c.reached("binding", ref.binding < 0 ? "cap" : ref.margin == 0 ? "tie" : "unique", ref.margin,
+            binding_margin_bound);
+  for (std::size_t i = 0; i < q.y.size(); ++i)
+    c.reached("direction", q.py[i] < 0 ? "approaching" : q.py[i] == 0 ? "resting" : "receding",
+              reference::ground_ccd_direction_margin(q, i), 0.0);
   const double margin = ref.binding == fast.binding
                             ? ref.margin
                             : reference::ground_ccd_candidate_gap(q, ref.binding, fast.binding);
   c.discrete("binding", ref.binding, fast.binding, margin, binding_margin_bound);
-  c.continuous("alpha_ulp", ulp_error(fast.alpha, ref.alpha), alpha_ulp_bound);
+  c.continuous("alpha_ulp", ulp_error(fast.alpha, ref.alpha), alpha_bound);
   return c;
+}
+
+std::vector<DecisionSpace> GroundCcdPair::decision_space() {
+  return {{"binding", {"cap", "unique", "tie"}},
+          {"direction", {"approaching", "resting", "receding"}}};
+}
+
+namespace {
+
+struct Slip {
+  bool no_factor = false, le = false, last = false, reversed = false, uncapped = false,
+       origin = false;
+};
+
+cases::GroundCcdResult slipped(const cases::GroundCcdQuery& q, Slip f) {
+  cases::GroundCcdResult r;
+  r.alpha = f.uncapped ? std::numeric_limits<double>::infinity() : 1.0;
+  r.binding = -1;
+  for (std::size_t i = 0; i < q.y.size(); ++i) {
+    const double yi = q.y[i], pi = f.reversed ? -q.py[i] : q.py[i];
+    if (!(f.le ? pi <= 0 : pi < 0)) continue;
+    const double down = (f.origin ? 0.0 : q.y_ground) - yi;
+    const double c = f.no_factor ? down / pi : 0.9 * down / pi;
+    if (f.last) {
+      r.alpha = std::min(r.alpha, c);
+      r.binding = static_cast<int>(i);
+    } else if (c < r.alpha) {
+      r.alpha = c;
+      r.binding = static_cast<int>(i);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+GroundCcdPair::Result GroundCcdNoFactorFault::fast(const Query& q) { return slipped(q, {.no_factor = true}); }
+GroundCcdPair::Result GroundCcdZeroVelocityFault::fast(const Query& q) { return slipped(q, {.le = true}); }
+GroundCcdPair::Result GroundCcdBindingLastFault::fast(const Query& q) { return slipped(q, {.last = true}); }
+GroundCcdPair::Result GroundCcdReversedVelocityFault::fast(const Query& q) {
+  return slipped(q, {.reversed = true});
+}
+GroundCcdPair::Result GroundCcdUncappedFault::fast(const Query& q) { return slipped(q, {.uncapped = true}); }
+GroundCcdPair::Result GroundCcdGroundAtOriginFault::fast(const Query& q) {
+  return slipped(q, {.origin = true});
 }
 
 nlohmann::json GroundCcdPair::query_to_json(const Query& q) {
@@ -50,7 +113,7 @@ GroundCcdPair::Query GroundCcdPair::query_from_json(const nlohmann::json& j, con
   if (j.contains("y_ground")) q.y_ground = cases::read_double(j, "y_ground", w);
   q.y = cases::read_double_array(j, "y", w);
   q.py = cases::read_double_array(j, "py", w);
-  cases::validate(q, w);
+  cases::validate(q, w);  // bad input only: the fast domain is in_domain()
   return q;
 }
 

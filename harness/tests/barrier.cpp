@@ -1,12 +1,16 @@
 // Suite `barrier`: the book's ground barrier (ipc-square-drop.txt, Implementation 8.3.1).
 #include "harness/pairs/barrier.hpp"
 #include "harness/pairs/ulp.hpp"
+#include "harness/registry.hpp"
+#include "harness/tests/test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <map>
 
 using namespace contactbench;
 using cases::BarrierQuery;
@@ -103,6 +107,29 @@ BOOST_AUTO_TEST_CASE(derivatives_consistent) {
   }
 }
 
+// Invariance under exact scaling: d, d̂ -> 2^k d, 2^k d̂ and A -> 2^-k A leave b unchanged and
+// scale b' by 2^-k, b'' by 2^-2k exactly; a correctly rounded reference must follow bit for
+// bit wherever the results are normal doubles (k up to ±600: far outside the fast domain).
+BOOST_AUTO_TEST_CASE(scaling_invariance) {
+  int compared = 0;
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    auto rng = cases::query_rng(5, "barrier", "scaling", i);
+    const auto q = (i % 2 ? cases::degenerate_barrier(rng) : cases::random_barrier(rng)).query;
+    const int k = static_cast<int>(cases::uniform_int(rng, -600, 600));
+    const cases::BarrierQuery s{std::ldexp(q.d, k), std::ldexp(q.dhat, k), q.kappa, std::ldexp(q.area, -k)};
+    if (std::ldexp(s.d, -k) != q.d || std::ldexp(s.dhat, -k) != q.dhat || std::ldexp(s.area, k) != q.area)
+      continue;  // a scaled input left the doubles or lost bits
+    const auto a = contactbench::reference::barrier(q), b = contactbench::reference::barrier(s);
+    BOOST_TEST_REQUIRE(a.active == b.active);
+    auto normal = [](double x, double y) { return std::isnormal(x) && std::isnormal(y); };
+    if (normal(a.value, b.value)) BOOST_TEST(b.value == a.value);
+    if (normal(a.gradient, b.gradient)) BOOST_TEST(b.gradient == std::ldexp(a.gradient, -k));
+    if (normal(a.hessian, b.hessian)) BOOST_TEST(b.hessian == std::ldexp(a.hessian, -2 * k));
+    compared += normal(a.value, b.value);
+  }
+  BOOST_TEST(compared > 1000);
+}
+
 // d <= 0 (and NaN) is the caller's error: both kernels throw, the loader names the field.
 BOOST_AUTO_TEST_CASE(nonpositive_distance_is_an_error) {
   for (double d : {0.0, -0.0, -1e-300, -0.005, std::numeric_limits<double>::quiet_NaN(),
@@ -145,29 +172,96 @@ BOOST_AUTO_TEST_CASE(unknown_keys_rejected) {
   BOOST_TEST(hex.kappa == 5.0);
 }
 
-// The stated domain (cases/barrier.hpp) is enforced by the loader with one InputError
-// naming the field: outside it the double formula overflows or underflows.
-BOOST_AUTO_TEST_CASE(domain_enforced) {
+// Every positive double is valid input: what the fast kernel cannot do (its stated domain,
+// cases/barrier.hpp) is `out_of_domain`, never an InputError. The loader accepts these; the
+// pair's in_domain() says no.
+BOOST_AUTO_TEST_CASE(outside_fast_domain_is_accepted) {
   const cases::Where w{"queries.jsonl", "line 2"};
-  const std::pair<const char*, const char*> bad[] = {
-      {R"({"d": 0.005, "kappa": 1e306})", "field kappa"},  // fast Hessian +inf
-      {R"({"d": 1e-320, "dhat": 1e-300})", "field dhat"},  // 2 d d dhat = 0
-      {R"({"d": 1e-20, "dhat": 0.01})", "field d"},        // s = 1e-18 < 1e-12
-      {R"({"d": 0.005, "area": 1e-60})", "field area"},
-      {R"({"d": 0.5, "dhat": 1e60})", "field dhat"},
-  };
-  for (const auto& [text, field] : bad) {
-    try {
-      harness::BarrierPair::query_from_json(nlohmann::json::parse(text), w);
-      BOOST_ERROR("accepted " << text);
-    } catch (const cases::InputError& e) {
-      const std::string msg = e.what();
-      BOOST_TEST(msg.find(field) != std::string::npos, msg);
-    }
+  for (const char* text : {R"({"d": 0.005, "kappa": 1e306})",  // fast Hessian +inf
+                           R"({"d": 1e-320, "dhat": 1e-300})", // 2 d d dhat = 0 in double
+                           R"({"d": 1e-20, "dhat": 0.01})",    // s = 1e-18 < 1e-12
+                           R"({"d": 0.005, "area": 1e-60})", R"({"d": 0.5, "dhat": 1e60})",
+                           R"({"d": "0x1p-1074", "dhat": "0x1p-1073"})",
+                           R"({"d": 1.7e308, "dhat": 1.79e308, "kappa": 1e-320, "area": 1e300})"}) {
+    const auto q = harness::BarrierPair::query_from_json(nlohmann::json::parse(text), w);
+    BOOST_TEST(!harness::BarrierPair::in_domain(q), text);
+    const auto r = contactbench::reference::barrier(q);  // answers, never throws
+    BOOST_TEST(r.active, text);
   }
-  // Inactive nodes far above are fine whatever d is; so is s exactly at the limit.
-  harness::BarrierPair::query_from_json(nlohmann::json::parse(R"({"d": 1e300})"), w);
-  harness::BarrierPair::query_from_json(nlohmann::json::parse(R"({"d": 1e-14})"), w);
+  // Inside: inactive nodes far above whatever d is; s exactly at the limit.
+  for (const char* text : {R"({"d": 1e300})", R"({"d": 1e-14})"})
+    BOOST_TEST(harness::BarrierPair::in_domain(
+                   harness::BarrierPair::query_from_json(nlohmann::json::parse(text), w)),
+               text);
+  // eval: out_of_domain lines are counted, not failed (exit 0), and carry the reference.
+  test::TempFile in("q.jsonl", "{\"d\": 1e-320, \"dhat\": 1e-300}\n{\"d\": 0.005}\n"), out("r.json");
+  BOOST_TEST(test::run_cli({"eval", "--family", "barrier", "--input", in.str(), "--json", out.str()}) == 0);
+  const auto records = nlohmann::json::parse(std::ifstream(out.path))["records"];
+  BOOST_REQUIRE(records.size() == 2u);
+  BOOST_TEST(records[0]["verdict"].get<std::string>() == "out_of_domain");
+  BOOST_TEST(records[0]["reference"]["active"].get<bool>());
+  BOOST_TEST(records[1]["verdict"].get<std::string>() == "agree");
+}
+
+// Hand-derived values at the ends of the doubles. With s = d/d̂:
+//   b = A κ (d̂ - d)/2 · ln(d̂/d),  b' = -(A κ/2)(ln(d̂/d) + (d̂ - d)/d),  b'' = A κ (d + d̂)/(2 d²).
+BOOST_AUTO_TEST_CASE(extremes_hand_derived) {
+  using contactbench::reference::barrier;
+  {  // Subnormal d = 2^-1074, d̂ = 2^-1073 (s = 1/2), A κ = 25000: b = 12500 ln2 · 2^-1074,
+     // a subnormal: the integer nearest 12500 ln 2 = 8664.339 times 2^-1074; b' = -12500(ln2 + 1),
+     // normal; b'' = 3·12500·2^1074 overflows: +inf.
+    const auto r = barrier({0x1p-1074, 0x1p-1073, 1e5, 0.25});
+    BOOST_TEST(r.active);
+    BOOST_TEST(r.value == 8664 * 0x1p-1074);
+    BOOST_TEST(correctly_rounded(r.gradient, -12500 * (ln2 + 1)));
+    BOOST_TEST(std::isinf(r.hessian));
+    BOOST_TEST(r.hessian > 0);
+    // A κ = 1: b = ln2 · 2^-1075 = 0.35 · 2^-1074 rounds to 0.
+    BOOST_TEST(barrier({0x1p-1074, 0x1p-1073, 1.0, 1.0}).value == 0.0);
+  }
+  {  // Near the top: d = 2^999, d̂ = 2^1000, κ = A = 1: b = 2^998 ln 2, b' = -(ln2 + 1)/2,
+     // b'' = 3·2^999/2^1999 = 3·2^-1000 exactly.
+    const auto r = barrier({0x1p999, 0x1p1000, 1.0, 1.0});
+    BOOST_TEST(correctly_rounded(r.value, std::ldexp(ln2, 998)));
+    BOOST_TEST(correctly_rounded(r.gradient, -(ln2 + 1) / 2));
+    BOOST_TEST(r.hessian == 3 * 0x1p-1000);
+  }
+  {  // s = 2^-1074 (d subnormal, d̂ = 1), κ = A = 1: b = (1 - 2^-1074)/2 · 1074 ln 2 = 537 ln 2
+     // to far below an ulp; b' ~ -2^1073 and b'' ~ 2^2147: both beyond the doubles.
+    const auto r = barrier({0x1p-1074, 1.0, 1.0, 1.0});
+    BOOST_TEST(correctly_rounded(r.value, 537 * ln2));
+    BOOST_TEST(r.gradient == -std::numeric_limits<double>::infinity());
+    BOOST_TEST(r.hessian == std::numeric_limits<double>::infinity());
+  }
+  {  // κ = A = 1e300 at the book's d, d̂: every field beyond the doubles, signs kept.
+    const auto r = barrier({0.005, 0.01, 1e300, 1e300});
+    BOOST_TEST(r.value == std::numeric_limits<double>::infinity());
+    BOOST_TEST(r.gradient == -std::numeric_limits<double>::infinity());
+    BOOST_TEST(r.hessian == std::numeric_limits<double>::infinity());
+  }
+  {  // κ = A = 2^-600 at s = 1/2, d̂ = 1: b = 2^-1200 ln2/4, b' = -2^-1201 (1 + ln 2) and
+     // b'' = 3·2^-1200 all lie far below the smallest subnormal 2^-1074: they round to zero.
+    const auto r = barrier({0.5, 1.0, 0x1p-600, 0x1p-600});
+    BOOST_TEST(r.value == 0.0);
+    BOOST_TEST(r.gradient == 0.0);  // -0 or +0: the exact value rounds to zero
+    BOOST_TEST(r.hessian == 0.0);
+  }
+  {  // Exact ties on the subnormal grid: d = d̂ = 5·2^-1074 inactive, 4·2^-1074 active.
+    BOOST_TEST(!barrier({0x5p-1074, 0x5p-1074, 1.0, 1.0}).active);
+    const auto r = barrier({0x4p-1074, 0x5p-1074, 1e300, 1e300});
+    BOOST_TEST(r.active);
+    // b = A κ · 2^-1075 · ln(5/4) = 5.5e275, finite; b' = -(A κ/2)(ln(5/4) + 1/4) ~ -1e599: -inf.
+    BOOST_TEST(correctly_rounded(r.value, static_cast<long double>(1e300) * 1e300 * 0x1p-1075L * std::log(1.25L)));
+    BOOST_TEST(r.gradient == -std::numeric_limits<double>::infinity());
+  }
+  // The margin of `active`: exact |d - d̂|/d̂ rounded up.
+  using contactbench::reference::barrier_active_margin;
+  BOOST_TEST(barrier_active_margin({0.01, 0.01, 1, 1}) == 0.0);
+  BOOST_TEST(barrier_active_margin({1 + 0x1p-52, 1.0, 1, 1}) == 0x1p-52);
+  BOOST_TEST(barrier_active_margin({0x1p-1074, 1e300, 1, 1}) == 1.0);  // 1 - 1e-624, up
+  BOOST_TEST(barrier_active_margin({0.75, 1.0, 1, 1}) == 0.25);
+  BOOST_TEST(barrier_active_margin({1.0, 3.0, 1, 1}) == std::nextafter(2.0 / 3, 1.0));
+  BOOST_TEST(std::isinf(barrier_active_margin({std::numeric_limits<double>::infinity(), 1.0, 1, 1})));
 }
 
 // At the corners of the domain every field of the fast kernel is a finite normal double
@@ -184,6 +278,7 @@ BOOST_AUTO_TEST_CASE(domain_corners_within_bound) {
           if (!(d < dhat)) d = std::nextafter(dhat, 0.0);
           const cases::BarrierQuery q{d, dhat, kappa, area};
           cases::validate(q, {});
+          BOOST_TEST_REQUIRE(harness::BarrierPair::in_domain(q));
           const auto r = contactbench::reference::barrier(q), f = contactbench::fast::barrier(q);
           BOOST_TEST_CONTEXT("d " << d << " dhat " << dhat << " kappa " << kappa << " area " << area) {
             for (double v : {f.value, f.gradient, f.hessian}) BOOST_TEST(std::isnormal(v));
@@ -196,15 +291,29 @@ BOOST_AUTO_TEST_CASE(domain_corners_within_bound) {
   BOOST_TEST(n == 36);
 }
 
-// Canonical and generated queries all lie in the domain the bound is stated for.
-BOOST_AUTO_TEST_CASE(generators_in_domain) {
+// Canonical and generated queries are valid input and carry their regime labels; a label's
+// domain tag says whether the query lies in the fast domain; every configuration occurs.
+BOOST_AUTO_TEST_CASE(generators_valid_and_labelled) {
   for (const auto& c : harness::BarrierPair::canonical({})) cases::validate(c.query, {"", c.name});
+  std::map<std::string, int> tags;
   for (std::uint64_t i = 0; i < 20000; ++i) {
-    auto r1 = cases::query_rng(1, "barrier", "random", i);
-    auto r2 = cases::query_rng(1, "barrier", "degenerate", i);
-    cases::validate(cases::random_barrier(r1), {"", "random"});
-    cases::validate(cases::degenerate_barrier(r2), {"", "degenerate"});
+    for (const char* gen : {"random", "degenerate"}) {
+      auto rng = cases::query_rng(1, "barrier", gen, i);
+      const auto g = gen[0] == 'r' ? cases::random_barrier(rng) : cases::degenerate_barrier(rng);
+      cases::validate(g.query, {"", gen});
+      BOOST_TEST_REQUIRE(g.regime.find("config=") == 0u, g.regime);
+      for (const char* axis : {" scale=", " params=", " domain="})
+        BOOST_TEST_REQUIRE(g.regime.find(axis) != std::string::npos, g.regime);
+      const bool outside = g.regime.find("domain=outside") != std::string::npos;
+      BOOST_TEST_REQUIRE(outside == !harness::BarrierPair::in_domain(g.query), g.regime);
+      harness::detail::for_each_tag(g.regime, [&](const std::string& t) { ++tags[t]; });
+    }
   }
+  for (const char* t : {"config=tiny", "config=far_below", "config=mid", "config=near",
+                        "config=just_inside", "config=at_dhat", "config=just_outside",
+                        "config=inactive", "domain=inside", "domain=end", "domain=outside",
+                        "params=book", "params=typical", "params=end", "params=extreme"})
+    BOOST_TEST(tags[t] > 100, t << ": " << tags[t]);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -252,7 +361,8 @@ BOOST_AUTO_TEST_CASE(no_cancellation_near_dhat) {
 BOOST_AUTO_TEST_CASE(run_twice_deterministic) {
   cases::Rng rng(7);
   for (int i = 0; i < 1000; ++i) {
-    const auto q = cases::random_barrier(rng);
+    const auto q = cases::random_barrier(rng).query;
+    if (!harness::BarrierPair::in_domain(q)) continue;
     const auto a = contactbench::fast::barrier(q), b = contactbench::fast::barrier(q);
     BOOST_TEST(a.active == b.active);
     for (auto [x, y] : {std::pair{a.value, b.value}, {a.gradient, b.gradient}, {a.hessian, b.hessian}})
@@ -278,6 +388,44 @@ BOOST_AUTO_TEST_CASE(within_ulp_bound) {
   BOOST_TEST(s.total.wrong == 0u);
   BOOST_TEST(s.total.boundary == 0u);
   BOOST_TEST(s.total.queries == 20000u + harness::BarrierPair::canonical(o).size());
+}
+
+// The mutation test: the CI-size check of the family and its planted faults. The honest
+// variant keeps 0 wrong and reaches every decision value and boundary; each of the (at least
+// five) planted faults is found `wrong`; the command's exit code says the same.
+BOOST_AUTO_TEST_CASE(planted_faults_found) {
+  test::TempFile out("check.json");
+  BOOST_TEST(test::run_cli({"check", "--family", "barrier", "--planted", "--n", "10000", "--quiet",
+                            "--json", out.str()}) == 0);
+  const auto doc = nlohmann::json::parse(std::ifstream(out.path));
+  int planted = 0;
+  for (const auto& f : doc["families"]) {
+    const std::string name = f["family"];
+    if (f.contains("planted_fault_of")) {
+      ++planted;
+      BOOST_TEST(f["wrong"].get<std::uint64_t>() > 0u, name);
+    } else {
+      BOOST_TEST(name == "barrier");
+      BOOST_TEST(f["wrong"].get<std::uint64_t>() == 0u);
+      BOOST_TEST(f["out_of_domain"].get<std::uint64_t>() > 0u);  // the reference-only regime
+      BOOST_TEST(f["coverage_flags"]["unreached"].empty(), f["coverage_flags"].dump());
+      BOOST_TEST(f["coverage"]["active"]["inactive"]["on_boundary"].get<std::uint64_t>() > 0u);
+    }
+  }
+  BOOST_TEST(planted >= 5);
+}
+
+// A planted fault that only shows at d = d̂: the flipped comparison is `wrong` there (an exact
+// decision excuses nothing, not even on its boundary), and agrees one ulp away.
+BOOST_AUTO_TEST_CASE(flipped_boundary_is_wrong_exactly_there) {
+  const cases::BarrierQuery at{0.01, 0.01, 1e5, 0.25}, in{std::nextafter(0.01, 0.0), 0.01, 1e5, 0.25};
+  auto verdict = [](const cases::BarrierQuery& q) {
+    const auto c = harness::BarrierActiveLeFault::compare(q, contactbench::reference::barrier(q),
+                                                           harness::BarrierActiveLeFault::fast(q));
+    return std::string(harness::to_string(harness::judge(c)));
+  };
+  BOOST_TEST(verdict(at) == "wrong");
+  BOOST_TEST(verdict(in) == "agree");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,16 @@
 // Suite `ground_ccd`: the book's ground CCD (ipc-square-drop.txt, Implementation 8.3.2).
 #include "harness/pairs/ground_ccd.hpp"
 #include "harness/pairs/ulp.hpp"
+#include "harness/registry.hpp"
+#include "harness/tests/test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <map>
 
 using namespace contactbench;
 using cases::GroundCcdQuery;
@@ -23,7 +27,7 @@ BOOST_AUTO_TEST_CASE(hand_cases) {
   auto r = ref({-1, V{-0.5}, V{-0.5}});
   BOOST_TEST(r.alpha == 0.9);  // the double nearest 9/10
   BOOST_TEST(r.binding == 0);
-  BOOST_TEST(r.margin == 1.0 / 9);  // runner-up is the cap 1: (1 - 0.9)/0.9
+  BOOST_TEST(r.margin == std::nextafter(1.0 / 9, 1.0));  // cap 1: (1 - 0.9)/0.9 = 1/9, rounded up
   // Ratio 2: 9/5 > 1, capped; nothing binds.
   r = ref({-1, V{-0.5}, V{-0.25}});
   BOOST_TEST(r.alpha == 1.0);
@@ -37,7 +41,7 @@ BOOST_AUTO_TEST_CASE(hand_cases) {
   r = ref({0, V{0.02, 0.01}, V{-0.01, -0.01}});
   BOOST_TEST(r.alpha == 0.9);
   BOOST_TEST(r.binding == 1);
-  BOOST_TEST(r.margin == 1.0 / 9);  // runner-up is the cap 1 (node 0: 9/10·2 = 1.8 > 1)
+  BOOST_TEST(r.margin == std::nextafter(1.0 / 9, 1.0));  // the cap 1 (node 0: 9/10·2 = 1.8 > 1)
   // Exact tie of two different nodes (ratios 1/2): the first one binds, margin 0.
   r = ref({-1, V{-0.75, -0.5}, V{-0.5, -1.0}});
   BOOST_TEST(r.alpha == 0.45);
@@ -97,36 +101,82 @@ BOOST_AUTO_TEST_CASE(reader_keys_and_numbers) {
   BOOST_TEST(q.py == (V{-0.25, 0.0}), boost::test_tools::per_element());
 }
 
-// The domain of cases/ground_ccd.hpp: outside it alpha could underflow to 0 or a difference
-// overflow; the loader names the field.
-BOOST_AUTO_TEST_CASE(domain_enforced) {
+// Every finite double is valid input: what the fast formula cannot do (its stated domain,
+// cases/ground_ccd.hpp) is `out_of_domain`, never an InputError; the reference answers
+// exactly. Expected values derived by hand.
+BOOST_AUTO_TEST_CASE(outside_fast_domain_answered_exactly) {
   const cases::Where w{"q.jsonl", "line 3"};
-  const std::pair<const char*, const char*> bad[] = {
-      {R"({"y_ground": 0, "y": [1e-320], "py": [-1]})", "field y[0]"},      // alpha would be ~0
-      {R"({"y_ground": 0, "y": [1e-200], "py": [-1e150]})", "field py[0]"}, // ratio 1e-350
-      {R"({"y_ground": -1e301, "y": [0], "py": [-1]})", "field y_ground"},
-      {R"({"y": [1e308], "py": [-1]})", "field y[0]"},
+  auto load = [&](const char* text) {
+    const auto q = harness::GroundCcdPair::query_from_json(nlohmann::json::parse(text), w);
+    BOOST_TEST(!harness::GroundCcdPair::in_domain(q), text);
+    return contactbench::reference::ground_ccd(q);
   };
-  for (const auto& [text, field] : bad) {
-    try {
-      harness::GroundCcdPair::query_from_json(nlohmann::json::parse(text), w);
-      BOOST_ERROR("accepted " << text);
-    } catch (const cases::InputError& e) {
-      BOOST_TEST(std::string(e.what()).find(field) != std::string::npos, e.what());
+  // Height 2024·2^-1074 (= the double 1e-320), p = -1: 9/10 · 2024 = 1821.6 units of 2^-1074,
+  // the subnormal 1822·2^-1074.
+  auto r = load(R"({"y_ground": 0, "y": ["0x7e8p-1074"], "py": [-1]})");
+  BOOST_TEST(r.alpha == 1822 * 0x1p-1074);
+  BOOST_TEST(r.binding == 0);
+  // 9/10 · 1e-200/1e150 ~ 1e-350: below half the smallest subnormal, alpha rounds to 0.
+  r = load(R"({"y_ground": 0, "y": [1e-200], "py": [-1e150]})");
+  BOOST_TEST(r.alpha == 0.0);
+  BOOST_TEST(r.binding == 0);
+  // Subnormal height and velocity: 9/10 · 3/4 = 27/40, the double nearest 0.675.
+  r = load(R"({"y_ground": 0, "y": ["0x3p-1074"], "py": ["-0x4p-1074"]})");
+  BOOST_TEST(r.alpha == 0.675);
+  // y - y_g = 2^1024 overflows in double; exactly: 9/10 · 2^1024 / (1.9375·2^1023) = 144/155.
+  r = load(R"({"y_ground": "-0x1p1023", "y": ["0x1p1023"], "py": ["-0x1.fp1023"]})");
+  BOOST_TEST(r.alpha == 144.0 / 155.0);  // one division of exact doubles: correctly rounded
+  BOOST_TEST(r.binding == 0);
+  // The same gap, slower: 9/10 · 2/1.5 = 6/5 > 1: capped, and the runner-up gap is 1/5.
+  r = load(R"({"y_ground": "-0x1p1023", "y": ["0x1p1023"], "py": ["-0x1.8p1023"]})");
+  BOOST_TEST(r.alpha == 1.0);
+  BOOST_TEST(r.binding == -1);
+  BOOST_TEST(r.margin == 0.2);  // 1/5 rounded up: the double 0.2 lies above 1/5
+  // A node one ulp (2^-1049, subnormal) above the ground at 2^-997, approaching at 2^-1050 per
+  // unit step: 9/10 · 2 = 1.8, capped; at 2^-1048: 9/10 · 1/2 = 0.45.
+  r = load(R"({"y_ground": "0x1p-997", "y": ["0x1.0000000000001p-997"], "py": ["-0x1p-1050"]})");
+  BOOST_TEST(r.alpha == 1.0);
+  BOOST_TEST(r.binding == -1);
+  r = load(R"({"y_ground": "0x1p-997", "y": ["0x1.0000000000001p-997"], "py": ["-0x1p-1048"]})");
+  BOOST_TEST(r.alpha == 0.45);
+  BOOST_TEST(r.binding == 0);
+  // The fast double formula does underflow there: the reason for the domain.
+  BOOST_TEST(contactbench::fast::ground_ccd({0, V{1e-320}, V{-1e10}}).alpha == 0.0);
+  // eval: out_of_domain lines are counted, not failed.
+  test::TempFile in("q.jsonl", "{\"y_ground\": 0, \"y\": [1e-320], \"py\": [-1]}\n{\"y\": [-0.5], \"py\": [-0.5]}\n"),
+      out("r.json");
+  BOOST_TEST(test::run_cli({"eval", "--family", "ground_ccd", "--input", in.str(), "--json", out.str()}) == 0);
+  const auto records = nlohmann::json::parse(std::ifstream(out.path))["records"];
+  BOOST_REQUIRE(records.size() == 2u);
+  BOOST_TEST(records[0]["verdict"].get<std::string>() == "out_of_domain");
+  BOOST_TEST(records[1]["verdict"].get<std::string>() == "agree");
+}
+
+// Generated queries are valid input with regime labels; the domain tag matches in_domain();
+// every configuration occurs; in the domain the reference's alpha is positive.
+BOOST_AUTO_TEST_CASE(generators_valid_and_labelled) {
+  for (const auto& c : harness::GroundCcdPair::canonical({})) cases::validate(c.query, {"", c.name});
+  std::map<std::string, int> tags;
+  for (std::uint64_t i = 0; i < 10000; ++i) {
+    for (const char* gen : {"random", "degenerate"}) {
+      auto rng = cases::query_rng(1, "ground_ccd", gen, i);
+      const auto g = gen[0] == 'r' ? cases::random_ground_ccd(rng) : cases::degenerate_ground_ccd(rng);
+      cases::validate(g.query, {"", gen});
+      BOOST_TEST_REQUIRE(g.regime.find("config=") == 0u, g.regime);
+      for (const char* axis : {" nodes=", " scale=", " place=", " domain="})
+        BOOST_TEST_REQUIRE(g.regime.find(axis) != std::string::npos, g.regime);
+      const bool inside = harness::GroundCcdPair::in_domain(g.query);
+      BOOST_TEST_REQUIRE((g.regime.find("domain=outside") == std::string::npos) == inside, g.regime);
+      if (inside) BOOST_TEST_REQUIRE(contactbench::reference::ground_ccd(g.query).alpha > 0.0);
+      harness::detail::for_each_tag(g.regime, [&](const std::string& t) { ++tags[t]; });
     }
   }
-  // The fast double formula does underflow there: the reason for the limit.
-  BOOST_TEST(contactbench::fast::ground_ccd({0, V{1e-320}, V{-1e10}}).alpha == 0.0);
-  for (const auto& c : harness::GroundCcdPair::canonical({})) cases::validate(c.query, {"", c.name});
-  for (std::uint64_t i = 0; i < 20000; ++i) {
-    auto r1 = cases::query_rng(1, "ground_ccd", "random", i);
-    auto r2 = cases::query_rng(1, "ground_ccd", "degenerate", i);
-    const auto a = cases::random_ground_ccd(r1), b = cases::degenerate_ground_ccd(r2);
-    cases::validate(a, {"", "random"});
-    cases::validate(b, {"", "degenerate"});
-    BOOST_TEST_REQUIRE(contactbench::reference::ground_ccd(a).alpha > 0.0);
-    BOOST_TEST_REQUIRE(contactbench::reference::ground_ccd(b).alpha > 0.0);
-  }
+  for (const char* t : {"config=mixed", "config=approaching", "config=receding", "config=resting",
+                        "config=grazing", "config=deep", "config=near_cap", "config=cap_exact",
+                        "config=near_tie", "config=tie", "config=touching", "config=at_dhat", "config=on_ground",
+                        "nodes=1", "nodes=few", "nodes=many", "place=origin", "place=far",
+                        "place=high", "domain=inside", "domain=end", "domain=outside"})
+    BOOST_TEST(tags[t] > 50, t << ": " << tags[t]);
 }
 
 // The exact pairwise gap that excuses a `binding` mismatch.
@@ -170,7 +220,8 @@ BOOST_AUTO_TEST_CASE(book_semantics) {
 BOOST_AUTO_TEST_CASE(step_keeps_nodes_above_ground) {
   for (std::uint64_t i = 0; i < 20000; ++i) {
     auto rng = cases::query_rng(3, "ground_ccd", "random", i);
-    const auto q = cases::random_ground_ccd(rng);
+    const auto q = cases::random_ground_ccd(rng).query;
+    if (!harness::GroundCcdPair::in_domain(q)) continue;
     const auto r = contactbench::fast::ground_ccd(q);
     BOOST_TEST_REQUIRE(r.alpha > 0.0);
     BOOST_TEST_REQUIRE(r.alpha <= 1.0);
@@ -182,7 +233,7 @@ BOOST_AUTO_TEST_CASE(step_keeps_nodes_above_ground) {
 BOOST_AUTO_TEST_CASE(run_twice_deterministic) {
   for (std::uint64_t i = 0; i < 2000; ++i) {
     auto rng = cases::query_rng(9, "ground_ccd", "degenerate", i);
-    const auto q = cases::degenerate_ground_ccd(rng);
+    const auto q = cases::degenerate_ground_ccd(rng).query;
     const auto a = contactbench::fast::ground_ccd(q), b = contactbench::fast::ground_ccd(q);
     BOOST_TEST_REQUIRE(a.binding == b.binding);
     BOOST_TEST_REQUIRE(std::memcmp(&a.alpha, &b.alpha, sizeof a.alpha) == 0);
@@ -252,16 +303,71 @@ BOOST_AUTO_TEST_CASE(within_bounds) {
   BOOST_TEST(s.total.wrong == 0u);
   BOOST_TEST(s.total.queries == 20000u + harness::GroundCcdPair::canonical(o).size());
   // What the boundary cases are: on the generated sets, `binding` differs only on exact
-  // ties between nodes (margin 0), which the book's rounded formula breaks either way.
-  std::uint64_t ties = 0, other = 0;
+  // ties between nodes (margin 0), which the book's rounded formula breaks either way, and
+  // near ties (the near_tie and near_cap regimes) whose exact gap to the node fast picked is
+  // within the stated 8u; nothing else.
+  std::uint64_t ties = 0, near = 0, other = 0;
   for (std::uint64_t i = 0; i < o.n; ++i) {
     auto rng = cases::query_rng(o.seed, "ground_ccd", i % 2 ? "degenerate" : "random", i);
-    const auto q = i % 2 ? cases::degenerate_ground_ccd(rng) : cases::random_ground_ccd(rng);
+    const auto q = i % 2 ? cases::degenerate_ground_ccd(rng).query : cases::random_ground_ccd(rng).query;
+    if (!harness::GroundCcdPair::in_domain(q)) continue;
     const auto r = contactbench::reference::ground_ccd(q), f = contactbench::fast::ground_ccd(q);
-    if (r.binding != f.binding) ++(r.margin == 0 ? ties : other);
+    if (r.binding == f.binding) continue;
+    const double gap = contactbench::reference::ground_ccd_candidate_gap(q, r.binding, f.binding);
+    ++(gap == 0 ? ties : gap <= harness::GroundCcdPair::binding_margin_bound ? near : other);
   }
-  BOOST_TEST_MESSAGE("ground_ccd: binding differs on " << ties << " exact ties, " << other << " others");
+  BOOST_TEST_MESSAGE("ground_ccd: binding differs on " << ties << " exact ties, " << near
+                                                       << " near ties, " << other << " others");
+  BOOST_TEST(ties > 0u);
   BOOST_TEST(other == 0u);
+}
+
+// The mutation test: the CI-size check of the family and its planted faults. The honest
+// variant keeps 0 wrong and reaches every decision value and boundary; each of the (at least
+// five) planted faults is found `wrong`; the command's exit code says the same.
+BOOST_AUTO_TEST_CASE(planted_faults_found) {
+  test::TempFile out("check.json");
+  BOOST_TEST(test::run_cli({"check", "--family", "ground_ccd", "--planted", "--n", "10000", "--quiet",
+                            "--json", out.str()}) == 0);
+  const auto doc = nlohmann::json::parse(std::ifstream(out.path));
+  int planted = 0;
+  for (const auto& f : doc["families"]) {
+    const std::string name = f["family"];
+    if (f.contains("planted_fault_of")) {
+      ++planted;
+      BOOST_TEST(f["wrong"].get<std::uint64_t>() > 0u, name);
+    } else {
+      BOOST_TEST(name == "ground_ccd");
+      BOOST_TEST(f["wrong"].get<std::uint64_t>() == 0u);
+      BOOST_TEST(f["out_of_domain"].get<std::uint64_t>() > 0u);
+      BOOST_TEST(f["coverage_flags"]["unreached"].empty(), f["coverage_flags"].dump());
+      for (const char* v : {"cap", "tie"})
+        BOOST_TEST(f["coverage"]["binding"][v]["on_boundary"].get<std::uint64_t>() > 0u, v);
+      BOOST_TEST(f["coverage"]["binding"]["unique"]["within_bound"].get<std::uint64_t>() > 0u);
+    }
+  }
+  BOOST_TEST(planted >= 5);
+}
+
+// Hand cases for the faults whose trigger is one exact configuration.
+BOOST_AUTO_TEST_CASE(planted_faults_on_hand_cases) {
+  auto verdict = [](auto fault, const GroundCcdQuery& q) {
+    using F = decltype(fault);
+    const auto c = F::compare(q, contactbench::reference::ground_ccd(q), F::fast(q));
+    return std::string(harness::to_string(harness::judge(c)));
+  };
+  const GroundCcdQuery resting{-1, V{-0.5, -0.5}, V{0.0, -0.25}};  // p = +0: the `<=` slip
+  BOOST_TEST(verdict(harness::GroundCcdZeroVelocityFault{}, resting) == "wrong");
+  BOOST_TEST(verdict(harness::GroundCcdPair{}, resting) == "agree");
+  const GroundCcdQuery slow{-1, V{-0.5}, V{-0.25}};  // candidate 1.8: capped at 1
+  BOOST_TEST(verdict(harness::GroundCcdUncappedFault{}, slow) == "wrong");
+  const GroundCcdQuery at_ground_zero{0, V{0.5}, V{-1.0}};  // ground at 0: the offset slip is silent
+  BOOST_TEST(verdict(harness::GroundCcdGroundAtOriginFault{}, at_ground_zero) == "agree");
+  BOOST_TEST(verdict(harness::GroundCcdGroundAtOriginFault{}, GroundCcdQuery{-1, V{-0.5}, V{-1.0}}) == "wrong");
+  const GroundCcdQuery two{-1, V{-0.5, -0.25}, V{-1.0, -1.0}};  // 0.45 binds, 0.675 last
+  BOOST_TEST(verdict(harness::GroundCcdBindingLastFault{}, two) == "wrong");
+  BOOST_TEST(verdict(harness::GroundCcdNoFactorFault{}, two) == "wrong");
+  BOOST_TEST(verdict(harness::GroundCcdReversedVelocityFault{}, two) == "wrong");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

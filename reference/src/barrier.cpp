@@ -1,24 +1,100 @@
 #include "reference/barrier.hpp"
 
-#include "reference/src/barrier_mp.hpp"
+#include "reference/src/cgal.hpp"
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace contactbench::reference {
+
+namespace {
+
+// One MPFR number (RAII).
+struct Mp {
+  mpfr_t v;
+  explicit Mp(mpfr_prec_t p) { mpfr_init2(v, p); }
+  ~Mp() { mpfr_clear(v); }
+  Mp(const Mp&) = delete;
+  Mp& operator=(const Mp&) = delete;
+};
+
+// The exact rational parts, all positive for 0 < d < d̂ (see barrier()).
+struct Parts {
+  mpq_class p;  // A·κ·(d̂ - d)/2       value = p · |ln s|
+  mpq_class k;  // A·κ/2               |gradient| = k · |ln s| + r
+  mpq_class r;  // A·κ·(d̂ - d)/(2d)
+};
+
+// [lo, hi] of x·|ln s| (+ y) at precision prec, both bounds rounded to double; true when
+// they agree (the correctly rounded value is then that double).
+bool enclose(const mpq_class& x, const mpq_class* y, const Mp& ln_lo, const Mp& ln_hi,
+             mpfr_prec_t prec, double& out) {
+  Mp lo(prec), hi(prec), t(prec);
+  mpfr_set_q(lo.v, x.get_mpq_t(), MPFR_RNDD);
+  mpfr_set_q(hi.v, x.get_mpq_t(), MPFR_RNDU);
+  mpfr_mul(lo.v, lo.v, ln_lo.v, MPFR_RNDD);
+  mpfr_mul(hi.v, hi.v, ln_hi.v, MPFR_RNDU);
+  if (y) {
+    mpfr_set_q(t.v, y->get_mpq_t(), MPFR_RNDD);
+    mpfr_add(lo.v, lo.v, t.v, MPFR_RNDD);
+    mpfr_set_q(t.v, y->get_mpq_t(), MPFR_RNDU);
+    mpfr_add(hi.v, hi.v, t.v, MPFR_RNDU);
+  }
+  const double a = mpfr_get_d(lo.v, MPFR_RNDN), b = mpfr_get_d(hi.v, MPFR_RNDN);
+  out = a;
+  return a == b;
+}
+
+}  // namespace
 
 cases::BarrierResult barrier(const cases::BarrierQuery& q) {
   if (!(q.d > 0)) throw std::domain_error("barrier: distance to the ground must be > 0");
   cases::BarrierResult r;
   r.active = q.d < q.dhat;  // exact comparison of the double inputs
   if (!r.active) return r;
-  const int p = barrier_precision_bits;
-  // Doubles convert exactly (53 <= 256 bits).
-  const auto t = detail::barrier_terms_mp(mpfr::mpreal(q.d, p), mpfr::mpreal(q.dhat, p),
-                                          mpfr::mpreal(q.kappa, p), mpfr::mpreal(q.area, p));
-  r.value = t.value.toDouble(MPFR_RNDN);
-  r.gradient = t.gradient.toDouble(MPFR_RNDN);
-  r.hessian = t.hessian.toDouble(MPFR_RNDN);
+  // Doubles convert exactly to rationals. With s = d/d̂ < 1 and ln s < 0:
+  //   b   = A d̂ (κ/2)(s - 1) ln s          = [A κ (d̂ - d)/2] · |ln s|
+  //   b'  = A d̂ (κ/2)(ln s/d̂ + (s - 1)/d)  = -([A κ/2] · |ln s| + A κ (d̂ - d)/(2d))
+  //   b'' = A d̂ κ (d + d̂)/(2 d² d̂)         = A κ (d + d̂)/(2 d²)        (rational)
+  // Both terms of b' have the same sign: no cancellation, so the enclosures stay tight.
+  const mpq_class d(q.d), dhat(q.dhat), ak = mpq_class(q.area) * mpq_class(q.kappa);
+  const mpq_class half_ak = ak / 2;
+  const Parts parts{half_ak * (dhat - d), half_ak, half_ak * (dhat - d) / d};
+  r.hessian = exact::to_nearest_double(half_ak * (d + dhat) / (d * d));
+  // ln s is transcendental (s != 1 rational): no exact value exists, hence MPFR enclosures,
+  // refined until the rounding to double is decided.
+  bool value_done = false, gradient_done = false;
+  // 1 - s >= 2^-54 for doubles d < d̂, so from 128 bits on s's upper bound is below 1 and
+  // |ln s| has a positive lower bound.
+  for (mpfr_prec_t prec = 128;; prec *= 2) {
+    if (prec > (mpfr_prec_t{1} << 24))
+      throw std::logic_error("barrier: rounding not decided at 16M bits");  // cannot happen
+    Mp s_lo(prec), s_hi(prec), ln_lo(prec), ln_hi(prec), x(prec);
+    mpfr_set_q(x.v, d.get_mpq_t(), MPFR_RNDN);  // exact: a double, prec >= 53
+    mpfr_div_d(s_lo.v, x.v, q.dhat, MPFR_RNDD);
+    mpfr_div_d(s_hi.v, x.v, q.dhat, MPFR_RNDU);
+    // |ln s| = -ln s is decreasing in s: the lower bound from s_hi, the upper from s_lo.
+    mpfr_log(ln_lo.v, s_hi.v, MPFR_RNDU);
+    mpfr_neg(ln_lo.v, ln_lo.v, MPFR_RNDN);  // exact
+    mpfr_log(ln_hi.v, s_lo.v, MPFR_RNDD);
+    mpfr_neg(ln_hi.v, ln_hi.v, MPFR_RNDN);
+    if (!value_done) value_done = enclose(parts.p, nullptr, ln_lo, ln_hi, prec, r.value);
+    if (!gradient_done) {
+      gradient_done = enclose(parts.k, &parts.r, ln_lo, ln_hi, prec, r.gradient);
+      if (gradient_done) r.gradient = -r.gradient;
+    }
+    if (value_done && gradient_done) break;
+  }
   return r;
+}
+
+double barrier_active_margin(const cases::BarrierQuery& q) {
+  if (std::isinf(q.d)) return std::numeric_limits<double>::infinity();
+  const mpq_class gap = abs(mpq_class(q.d) - mpq_class(q.dhat)) / mpq_class(q.dhat);
+  Mp t(64);
+  mpfr_set_q(t.v, gap.get_mpq_t(), MPFR_RNDU);
+  return mpfr_get_d(t.v, MPFR_RNDU);
 }
 
 }  // namespace contactbench::reference

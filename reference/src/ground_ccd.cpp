@@ -13,6 +13,20 @@ namespace contactbench::reference {
 
 using exact::to_nearest_double;  // the one rational-to-double helper (subnormals included)
 
+namespace {
+
+// A margin rounded upward, so it never understates the distance to the boundary.
+double up_to_double(const mpq_class& x) {
+  mpfr_t t;
+  mpfr_init2(t, 53);
+  mpfr_set_q(t, x.get_mpq_t(), MPFR_RNDU);
+  const double v = mpfr_get_d(t, MPFR_RNDU);
+  mpfr_clear(t);
+  return v;
+}
+
+}  // namespace
+
 cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q) {
   if (q.py.size() != q.y.size()) throw std::invalid_argument("ground_ccd: y and py sizes differ");
   const mpq_class yg(q.y_ground);  // doubles convert exactly
@@ -22,9 +36,16 @@ cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q) {
   cases::GroundCcdResult r;
   r.alpha = to_nearest_double(e.alpha);
   r.binding = e.binding;
-  r.margin = e.has_runner_up ? to_nearest_double((e.runner_up - e.alpha) / e.alpha)
+  r.margin = e.has_runner_up ? up_to_double((e.runner_up - e.alpha) / e.alpha)
                              : std::numeric_limits<double>::infinity();
   return r;
+}
+
+double ground_ccd_direction_margin(const cases::GroundCcdQuery& q, std::size_t i) {
+  if (i >= q.y.size() || q.py.size() != q.y.size())
+    throw std::invalid_argument("ground_ccd: no such node");
+  if (q.py[i] == 0) return 0;
+  return up_to_double(abs(mpq_class(q.py[i])) / (mpq_class(q.y[i]) - mpq_class(q.y_ground)));
 }
 
 double ground_ccd_candidate_gap(const cases::GroundCcdQuery& q, int i, int j) {
@@ -41,13 +62,7 @@ double ground_ccd_candidate_gap(const cases::GroundCcdQuery& q, int i, int j) {
   if (!a || !b) return std::numeric_limits<double>::infinity();
   const mpq_class lo = std::min(*a, *b), hi = std::max(*a, *b);
   if (sgn(lo) <= 0) return std::numeric_limits<double>::infinity();  // not in the domain
-  const mpq_class gap = (hi - lo) / lo;
-  mpfr_t t;
-  mpfr_init2(t, 53);
-  mpfr_set_q(t, gap.get_mpq_t(), MPFR_RNDU);
-  const double v = mpfr_get_d(t, MPFR_RNDU);
-  mpfr_clear(t);
-  return v;
+  return up_to_double((hi - lo) / lo);
 }
 
 }  // namespace contactbench::reference
