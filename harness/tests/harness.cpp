@@ -95,6 +95,14 @@ BOOST_AUTO_TEST_CASE(regimes_coverage_and_domain_are_counted) {
   BOOST_TEST(back.total.out_of_domain == s.total.out_of_domain);
 }
 
+// A planted fault named on its own is an ordinary family: its `wrong` makes check exit 1. In a
+// mutation run (--planted) the same wrong is expected and the exit is 0 (see suite mutation).
+BOOST_AUTO_TEST_CASE(planted_fault_run_alone_exits_one) {
+  test::TempFile out("check.json");
+  BOOST_TEST(test::run_cli({"check", "--family", "closest_feature_planted_vertex_snap", "--n", "2000",
+                            "--quiet", "--json", out.str()}) == 1);
+}
+
 BOOST_AUTO_TEST_CASE(regime_labels_and_scale_tags) {
   BOOST_TEST(cases::regime({{"shape", "needle"}, {"scale", "1e-3"}}) == "shape=needle scale=1e-3");
   BOOST_TEST(cases::scale_tag(0x1p-10) == "1e-3");
