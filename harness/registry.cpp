@@ -36,8 +36,9 @@ const std::vector<Family>& families() {
           "64eps·(L/h)·L; n' within 64eps·kappa·condition"),
       make_family<BarrierPair>(
           Agreement::approximate,
-          "value, gradient, Hessian within 10 ULP of MPFR-256 rounded once (<= 8.5u forward error "
-          "of the cancellation-free double formula, + 0.5 ULP); `active` exact (d < dhat)"),
+          "value, gradient, Hessian within 10 ULP of the correctly rounded value (<= 8.5u forward "
+          "error of the cancellation-free double formula, + 0.5 ULP); `active` exact (d < dhat), "
+          "never excused"),
       make_family<GroundCcdPair>(
           Agreement::approximate,
           "alpha within 4 ULP of the exact rational rounded once (3 roundings + the double 0.9); "
