@@ -48,6 +48,20 @@ const std::vector<Family>& families() {
                                                   "labels points near vertex a as vertex0"),
       make_planted<ClosestFeatureTightBoundFault>(Agreement::approximate, "tight_bound",
                                                   "honest kernel claiming exact decisions"),
+      make_planted<EdgeSmoothingBlueSlackFault>(Agreement::approximate, "blue_slack",
+                                                "zone mislabelled near blue/red: blue for n.n1 >= n_lim - 1e-2"),
+      make_planted<EdgeSmoothingGreenSlackFault>(Agreement::approximate, "green_slack",
+                                                 "zone mislabelled near red/green: green for n.n1 < -o_lim + 1e-2"),
+      make_planted<EdgeSmoothingPolarFlipFault>(Agreement::approximate, "polar_flip",
+                                                "comparison flipped: polar case keeps the generator of smallest d.g"),
+      make_planted<EdgeSmoothingNeighbourSignFault>(Agreement::approximate, "neighbour_sign",
+                                                    "sign error in n2: neighbour normal never flipped to agree with n1"),
+      make_planted<EdgeSmoothingOnFacetDroppedFault>(Agreement::approximate, "on_facet_dropped",
+                                                     "degenerate branch dropped: no centre_on_facet, n = D/|D| at D = 0"),
+      make_planted<EdgeSmoothingRedRawNormalFault>(Agreement::approximate, "red_raw_normal",
+                                                   "raw facet normal n1 instead of the smoothed n2 in the red zone"),
+      make_planted<EdgeSmoothingTightBoundFault>(Agreement::approximate, "tight_bound",
+                                                 "honest kernel claiming 4 eps for every angle"),
   };
   return table;
 }
