@@ -6,6 +6,7 @@
 #include "fast/closest_feature.hpp"
 
 #include <algorithm>
+#include <vector>
 #include <cmath>
 #include <limits>
 
@@ -70,8 +71,8 @@ Vec3 facet_unit_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
 namespace {
 
 // Nearest direction of the cone spanned by unit generators g to d (see the reference for
-// why the largest candidate projection is the cone projection); inside when that candidate
-// is d itself or d - q is not polar. Candidates in the reference's order (rays, then faces
+// why the candidate projection with a polar residual is the cone projection); inside when
+// the largest candidate is d itself or no candidate's residual is polar. Candidates in the reference's order (rays, then faces
 // i < j); the piece reported is the first candidate within 32 eps |d| of the best, so that
 // exactly parallel generators and coplanar faces (identical candidates in the reference,
 // which keeps the first) get the reference's label.
@@ -85,12 +86,14 @@ struct Cone {
 Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
   Cone c;
   const std::size_t n = g.size();
-  // Candidates in the reference's order; `visit` returns true to stop. Two passes (the best,
-  // then the first within the tie distance of it), so no allocation.
+  const double eps = std::numeric_limits<double>::epsilon();
+  // Candidates in the reference's order; `visit` returns true to stop. `sin` is the sine
+  // between the face's generators (1 for a ray): the face's plane normal, hence its
+  // candidate, carries the generators' error divided by it.
   auto each = [&](auto&& visit) {
     for (std::size_t i = 0; i < n; ++i) {
       const double di = d.dot(g[i]);
-      if (di > 0 && visit(Vec3(di * g[i]), static_cast<int>(i), -1)) return;
+      if (di > 0 && visit(Vec3(di * g[i]), static_cast<int>(i), -1, 1.0)) return;
     }
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j) {
@@ -100,25 +103,29 @@ Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
         // the stated bound.
         const Vec3 w = g[i].cross(g[j]);
         const double wn = w.norm();
-        if (!(wn > 64 * std::numeric_limits<double>::epsilon())) continue;
+        if (!(wn > 64 * eps)) continue;
         const Vec3 u = w / wn;
         const Vec3 q = d - d.dot(u) * u;
         if (q.cross(g[j]).dot(u) > 0 && g[i].cross(q).dot(u) > 0 &&
-            visit(q, static_cast<int>(i), static_cast<int>(j)))
+            visit(q, static_cast<int>(i), static_cast<int>(j), wn))
           return;
       }
   };
-  each([&](const Vec3& q, int, int) {
-    const double q2 = q.squaredNorm();
-    if (!c.has || q2 > c.best2) {
-      c.has = true;
-      c.best2 = q2;
-      c.best = q;
-    }
+  struct Cand {
+    Vec3 q;
+    double q2, sin;
+  };
+  std::vector<Cand> cands;
+  each([&](const Vec3& q, int, int, double sn) {
+    cands.push_back({q, q.squaredNorm(), sn});
     return false;
   });
-  if (!c.has) return c;
-  const double tie = 32 * std::numeric_limits<double>::epsilon() * d.norm();
+  if (cands.empty()) return c;
+  c.has = true;
+  std::stable_sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) { return x.q2 > y.q2; });
+  c.best = cands.front().q;
+  c.best2 = cands.front().q2;
+  const double dn = d.norm(), tie = 32 * eps * dn;
   // d on a candidate face (exactly, in the reference) comes out within rounding of it here:
   // within 32 eps (below the stated bound) it counts as inside.
   if ((d - c.best).norm() <= tie) {
@@ -126,31 +133,52 @@ Cone cone_test(const std::vector<Vec3>& g, const Vec3& d) {
     return c;
   }
   // Outside iff some candidate's residual r = d - q is polar (every g.r <= 0): with q in the
-  // cone that makes q the projection (Moreau), so d is inside iff no candidate has one. Only
-  // candidates as close to d as the best (|q|^2 within 64 eps |d|^2) are tried: near-tied
-  // candidates (a ray and the face next to it, a wedge of nearly opposite generators) swap
-  // order under rounding, and only the true projection's residual is polar. In exact
-  // arithmetic the generators of that piece (and any in its plane) give g.r = 0; rounding
-  // makes those +-1e-16 |r|, so the test is on the unit r with a 1e-9 threshold (a cone
-  // thinner than that is degenerate: its margin is ~0 too).
-  const double d2 = d.squaredNorm();
-  bool outside = false;
-  each([&](const Vec3& q, int, int) {
-    if (q.squaredNorm() < c.best2 - 64 * std::numeric_limits<double>::epsilon() * d2) return false;
+  // cone that makes q the projection (Moreau), so d is inside iff no candidate has one.
+  // Decided among the candidates as close to d as the best (|q|^2 within 64 eps |d|^2): a
+  // ray and the face next to it, or nearly opposite generators, swap order under rounding,
+  // and only the true projection's residual is polar. In exact arithmetic the generators of
+  // that piece give g.r = 0; rounding makes those +-1e-16 |r|, so the test is on the unit r
+  // with a 1e-9 threshold (a cone thinner than that is degenerate: its margin is ~0 too).
+  auto polar = [&](const Vec3& q, double tol) {
     const Vec3 res = d - q;
-    if (!(res.norm() > tie)) return false;
-    const Vec3 r = res.normalized();
+    const double rn = res.norm();
+    if (!(rn > tie)) return false;
     for (const auto& x : g)
-      if (x.dot(r) > 1e-9) return false;
-    outside = true;
-    c.best = q;
+      if (x.dot(res) > tol * rn) return false;
     return true;
-  });
+  };
+  bool outside = false;
+  for (const auto& cd : cands) {
+    if (cd.q2 < c.best2 - 64 * eps * dn * dn) break;
+    if (polar(cd.q, 1e-9)) {
+      outside = true;
+      break;
+    }
+  }
   if (!outside) {
     c.inside = true;
     return c;
   }
-  each([&](const Vec3& q, int i, int j) {  // outside: the piece, as labelled above
+  // Which candidate is the projection (the piece of n'): the largest whose residual is polar
+  // within its own error, 64 eps |d| / |r| for a ray, times (1 + 1 / sin) for a face (the
+  // face's plane normal carries the generators' error divided by their sine). The fixed 1e-9
+  // is too coarse for this on thin fans (a neighbouring ray passes for the projection); the
+  // candidate that decided `outside` is the fallback.
+  const Cand* pick = nullptr;
+  for (const auto& cd : cands)
+    if (polar(cd.q, 64 * eps * (dn / (d - cd.q).norm()) * (1 + 1 / cd.sin))) {
+      pick = &cd;
+      break;
+    }
+  if (!pick)
+    for (const auto& cd : cands)
+      if (polar(cd.q, 1e-9)) {
+        pick = &cd;
+        break;
+      }
+  c.best = pick->q;
+  c.best2 = pick->q2;
+  each([&](const Vec3& q, int i, int j, double) {  // outside: the piece, as labelled above
     if ((q - c.best).norm() > tie) return false;
     c.i = i;
     c.j = j;
