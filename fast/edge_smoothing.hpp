@@ -5,10 +5,14 @@
 // computed from unit vectors, with no exact fallback, so a query whose exact margin is within
 // the stated bound below may land on the other side (`boundary`). n_lim and o_lim are
 // computed as n1.n2 and |n1 x n2| (never sqrt(1 - n_lim^2), which loses half the digits near
-// flat edges). The vertex cone uses three small tolerances where the exact test compares
-// with zero: d within 32 eps |d| of a candidate face counts as inside; the polar test needs
-// g.r > 1e-9 for the unit residual r (exact zeros come out as +-1e-16); generator pairs
-// closer than 64 eps in angle are treated as parallel. Candidates of the cone projection
+// flat edges). The vertex cone uses small tolerances where the exact test compares with
+// zero: d within 32 eps |d| of a candidate face counts as inside; outside needs a candidate
+// as close to d as the best (|q|^2 within 64 eps |d|^2) whose unit residual r = d - q is
+// polar up to g.r <= 1e-9 (exact zeros come out as +-1e-16; near-tied candidates swap order
+// under rounding); the projection (the piece of n') is then the largest candidate whose
+// residual is polar within its own error, 64 eps |d| / |r| (1 + 1 / sin_ij) (thin fans:
+// a neighbouring ray passes the coarse 1e-9 test); generator pairs closer than 64 eps in
+// angle are treated as parallel. Candidates of the cone projection
 // (and, in the polar case, generators) within 32 eps |d| of the best are ties, resolved like
 // the reference's exact ties: first in fan order, rays before faces; that labels the piece
 // (cone_i, cone_j). A centre closer than 2^-26 M to its closest point (M: the largest
@@ -33,15 +37,20 @@
 //  - the closest point is computed here for the region closest_feature returns (face:
 //    centre - h1 n1; edge: u + t e; vertex: the vertex), so this kernel's bounds never depend
 //    on closest_feature's point bound (which a parallel fix may change).
-// The sliver of issue 8 now errs by ~1e-16 (test edge_smoothing/fast/issue8_sliver).
+//  - D = centre - closest point from differences of inputs only (face h1 n1; edge
+//    (centre - u) - t e; vertex centre - v), never through the rounded point, whose
+//    coordinates round at the input's magnitude (1e-10 at 1e6), not at the facet's size.
+// The sliver of issue 8 now errs by < 4e-16 (test edge_smoothing/issue8/
+// issue8_sliver_face_contact_agrees).
 //
 // Stated error bound (used by the harness), computed from the query and the exact distance
 // d = |centre - closest point| (the harness passes the reference's value; never from this
 // variant's output). Differences of inputs round relative to themselves (Sterbenz aside, a
 // double subtraction is correctly rounded), so sizes are distances, not coordinates: M the
 // largest distance of the centre to a corner of the facets involved (the contacted facet and
-// the fans of its vertices), h the smallest altitude of those facets, eps = 2^-52,
-// kappa = M / min(h, d); L (largest coordinate magnitude) only for output rounding.
+// the fans of its vertices), eps = 2^-52; L (largest coordinate magnitude) only for output
+// rounding. (The old form L / min(h, d), h the smallest altitude, grew with translation and
+// still missed the thin-fan cone error below.)
 //  - face (n' of a face contact): 16 eps + 64 eps^2 R, twice the facet_unit_normal error.
 //  - angle (zone tests, n' of edge contacts): 64 eps kappa with kappa = 1 + M/d + 2 eps R,
 //    R the largest 1 / sin(angle at a) of the involved facets. The edge contact direction
@@ -63,9 +72,9 @@
 // The bound does not grow when the query is translated far from the origin (issue 8's
 // "size-1e-3 triangle at 1e6" keeps its resolution).
 // The closest-feature region uses fast::closest_feature_bounds. Vertex cone piece (cone_i,
-// cone_j): 64 eps kappa against the reference's exact margin of the choice (for a polar
+// cone_j): the cone bound against the reference's exact margin of the choice (for a polar
 // generator, the gap in cosine to the fast's choice). Within an agreeing piece n' is compared
-// within 64 eps kappa times the piece's condition (1 for n' = n and for a generator;
+// within the cone bound times the piece's condition (1 for n' = n and for a generator;
 // 1 / (ratio sin_ij) on a face: the projection's |P(d)| / |d| = ratio and the face plane's
 // normal carries the generators' error divided by sin_ij), which is finite: ratio > 0 off the
 // polar cone and sin_ij > 0 for a face. The contact point adds that times |centre - vertex|.
@@ -83,7 +92,7 @@ namespace contactbench::fast {
 cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q);
 
 struct EdgeSmoothingBound {
-  double angle;     // dimensionless: zone/cone decisions, |n' - n'_ref| (times the condition)
+  double angle;     // dimensionless: zone decisions, |n' - n'_ref| of edge contacts
   double length;    // length: side decision, contact point (length part)
   double on_facet;  // length: the centre_on_facet decision against the exact distance
   double overlap;   // length: |overlap - overlap_ref| (length + the final subtraction)

@@ -30,10 +30,12 @@ const std::vector<Family>& families() {
       make_family<EdgeSmoothingPair>(
           Agreement::approximate,
           "a decision excused only when the exact distance to the value fast claimed (region, "
-          "zone, cone piece; non-adjacent zone: wrong) is within 64eps·kappa (zone, cone), "
-          "64eps·(L/h)·L (side) or the closest-feature bound, eps = 2^-52, "
-          "kappa = L/min(altitude h, exact distance), from the query; overlap always within "
-          "64eps·(L/h)·L; n' within 64eps·kappa·condition"),
+          "zone, cone piece; non-adjacent zone: wrong) is within 64eps·kappa (zone), "
+          "64eps·(kappa + 1/sin_min) (cone), 64eps·M (side, on-facet) or the closest-feature "
+          "bound, eps = 2^-52, kappa = 1 + M/d + 2eps·R from the query (M: centre-corner "
+          "distance, d: exact distance, R: 1/sin of the facets' angles, sin_min: thinnest fan "
+          "wedge); face n' within 16eps + 64eps^2 R; other n' within the decision's bound times "
+          "the piece's condition; overlap within 64eps·M + eps(r + d)"),
       make_family<BarrierPair>(
           Agreement::approximate,
           "value, gradient, Hessian within 10 ULP of MPFR-256 rounded once (<= 8.5u forward error "

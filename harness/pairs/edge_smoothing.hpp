@@ -24,15 +24,16 @@ struct EdgeSmoothingPair {
   // fast::in_domain: coordinates 0 or of magnitude in [2^-120, 2^120].
   static bool in_domain(const Query& q) { return fast::in_domain(q); }
   static std::vector<DecisionSpace> decision_space();
-  // Overlap always compared (|overlap - overlap_ref| / L within 64 eps (L/h)). Discrete fields
-  // in decision order (region, side, centre_on_facet, zone, adjusted, and for an adjusted
-  // vertex cone polar and cone_feature), a mismatch excused only by the exact margin of the
-  // value fast claimed (region: reference::closest_feature_distance_to_region; zone:
-  // reference::edge_smoothing_zone_distance, +inf for a non-adjacent zone) within
+  // Overlap always compared (within fast::edge_smoothing_bound's overlap) and n' always a unit
+  // vector. Discrete fields in decision order (region, side, centre_on_facet, zone, adjusted,
+  // and for an adjusted vertex cone polar and cone_feature), a mismatch excused only by the
+  // exact margin of the value fast claimed (region: reference::closest_feature_distance_to_region;
+  // zone: reference::edge_smoothing_zone_distance, +inf for a non-adjacent zone) within
   // fast::edge_smoothing_bound, computed from the query and the reference's exact distance. A
   // discrete mismatch ends the comparison (the other continuous fields then describe different
-  // rules). Continuous fields relative to the largest coordinate L: |n' - n'_ref| within
-  // 64 eps kappa condition, |point - point_ref| / L within 64 eps (L/h) + that.
+  // rules). n' within the face bound (face contacts), the cone bound times the piece's
+  // condition (vertex cones) or the angle bound; the point relative to L. Every decision the
+  // reference took is reported with reached() (coverage).
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
     return compare_with(q, ref, fast, fast::edge_smoothing_bound(q, exact_distance(ref)));
   }
