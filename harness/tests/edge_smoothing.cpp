@@ -1124,10 +1124,22 @@ BOOST_AUTO_TEST_CASE(reference_answers_extreme_doubles_hand_derived) {
     BOOST_TEST(r.on_facet_margin == tiny);
   }
   {
-    // Coordinates near 1e300: the facet (0,0,0), (1e300,0,0), (0,1e300,0) and an edge
-    // contact beyond edge1 (from (1e300,0,0) to (0,1e300,0)) along its outward normal: region
-    // edge1, n = (1,1,0)/sqrt 2, overlap = r - 1e300/(4 sqrt 2) ... checked against the
-    // closed form in long double-free terms: the exact distance is 0.25e300 * sqrt 2.
+    // A subnormal vertex coordinate: (0,0,0), (1,0,0), (2^-1074, 1, 0) lies in z = 0; the
+    // centre (1/4, 1/4, 1) projects inside: face, n' = +z, point (1/4, 1/4, 0), overlap r - 1.
+    const double tiny = std::numeric_limits<double>::denorm_min();
+    const auto q = single_facet(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(tiny, 1, 0), Vec3(0.25, 0.25, 1), 1.5);
+    const auto r = ref::edge_smoothing(q);
+    BOOST_TEST((r.region == Region::face));
+    BOOST_TEST((r.normal - Vec3(0, 0, 1)).norm() == 0.0);
+    BOOST_TEST((r.point - Vec3(0.25, 0.25, 0)).norm() == 0.0);
+    BOOST_TEST(r.overlap == 0.5);
+    BOOST_TEST(!fst::in_domain(q));  // 2^-1074 < 2^-120
+  }
+  {
+    // Coordinates near 1e300: the facet (0,0,0), (S,0,0), (0,S,0), S = 1e300, and the centre
+    // (3S/4, 3S/4, 0) in its plane beyond edge1 (from (S,0,0) to (0,S,0)), on the edge's
+    // outward normal through its midpoint (S/2, S/2, 0): region edge1, side 0, n = (1,1,0)/sqrt 2,
+    // distance sqrt(2) S / 4, overlap S - sqrt(2) S / 4 (no boundary neighbour: zone none).
     const double S = 1e300;
     const auto q = single_facet(Vec3(0, 0, 0), Vec3(S, 0, 0), Vec3(0, S, 0), Vec3(0.75 * S, 0.75 * S, 0), S);
     const auto r = ref::edge_smoothing(q);
