@@ -153,57 +153,156 @@ std::vector<std::pair<std::string, EdgeSmoothingQuery>> canonical_edge_smoothing
   return out;
 }
 
-EdgeSmoothingQuery random_edge_smoothing(Rng& rng) {
-  const double s = pick_scale(rng);
-  const Vec3 origin(uniform(rng, -8, 8) * s, uniform(rng, -8, 8) * s, uniform(rng, -8, 8) * s);
-  Vec3 a, b, c;
-  auto point = [&] {
-    return Vec3(origin + s * Vec3(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)));
-  };
-  for (;;) {  // a non-sliver facet
-    a = point();
-    b = point();
-    c = point();
-    const double longest = std::max({(b - a).norm(), (c - b).norm(), (a - c).norm()});
-    if ((b - a).cross(c - a).norm() > 0.1 * longest * longest) break;
+namespace {
+
+// A triangle of the given quality in the plane z = 0, longest edge ~1 (issue 8's taxonomy):
+// equilateral; generic (area > 0.1 longest^2); needle (one short edge: angles theta, ~90,
+// ~90); cap (one angle near 180: theta, <= theta, ~180); sliver (a short edge AND an angle
+// near 180: theta, (k-1) theta, 180 - k theta). theta, the smallest angle, is log-uniform in
+// [1e-4, 6] degrees, so aspect ratios reach ~1e6.
+std::array<Vec3, 3> planar_triangle(Rng& rng, const std::string& shape) {
+  const double pi = 3.14159265358979323846;
+  const double theta = log_uniform(rng, 1e-4, 6.0) * pi / 180;
+  if (shape == "equilateral") {
+    std::array<Vec3, 3> t;
+    for (int k = 0; k < 3; ++k) {
+      const double phi = pi / 2 + 2 * pi * k / 3 + uniform(rng, -1e-3, 1e-3);
+      t[k] = Vec3(std::cos(phi), std::sin(phi), 0) / std::sqrt(3.0);
+    }
+    return t;
   }
-  const Vec3 n1 = (b - a).cross(c - a).normalized();
-  const std::array<Vec3, 3> corner{a, b, c};
-  std::array<Vec3, 3> q;
+  if (shape == "needle") {
+    const double rho = 1 + theta * uniform(rng, -1, 1);  // short edge ~theta, base angles ~90
+    return {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(rho * std::cos(theta), rho * std::sin(theta), 0)};
+  }
+  if (shape == "cap") {
+    const double t = uniform(rng, 0.2, 0.8);
+    return {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(t, t * std::tan(theta), 0)};
+  }
+  if (shape == "sliver") {
+    const double phi = std::min(1.0, uniform(rng, 4, 40) * theta);
+    const double s = theta / (std::sin(phi) - theta * std::cos(phi));
+    return {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1 + s * std::cos(phi), s * std::sin(phi), 0)};
+  }
+  for (;;) {  // generic
+    std::array<Vec3, 3> t;
+    for (auto& x : t) x = Vec3(uniform(rng, -0.5, 0.5), uniform(rng, -0.5, 0.5), 0);
+    const double longest = std::max({(t[1] - t[0]).norm(), (t[2] - t[1]).norm(), (t[0] - t[2]).norm()});
+    if ((t[1] - t[0]).cross(t[2] - t[0]).norm() > 0.1 * longest * longest) return t;
+  }
+}
+
+Eigen::Matrix3d random_rotation(Rng& rng) {
+  std::normal_distribution<double> g;
+  Eigen::Quaterniond r(g(rng), g(rng), g(rng), g(rng));
+  return r.normalized().toRotationMatrix();
+}
+
+template <class T>
+T pick(Rng& rng, std::initializer_list<std::pair<T, int>> weighted) {
+  int total = 0;
+  for (const auto& w : weighted) total += w.second;
+  long x = uniform_int(rng, 0, total - 1);
+  for (const auto& w : weighted) {
+    if (x < w.second) return w.first;
+    x -= w.second;
+  }
+  return weighted.begin()->first;
+}
+
+}  // namespace
+
+Generated<EdgeSmoothingQuery> random_edge_smoothing(Rng& rng) {
+  static const std::string shapes[] = {"equilateral", "generic", "needle", "cap", "sliver"};
+  const std::string& shape = pick<std::string>(
+      rng, {{shapes[0], 1}, {shapes[1], 3}, {shapes[2], 2}, {shapes[3], 2}, {shapes[4], 2}});
+  static const std::string configs[] = {"face", "edge", "vertex", "grazing", "deep", "in_plane"};
+  const std::string& config = pick<std::string>(
+      rng, {{configs[0], 6}, {configs[1], 6}, {configs[2], 3}, {configs[3], 2}, {configs[4], 2},
+            {configs[5], 2}});
+  // Scale: 1e-3, 1, 1e3 (powers of two), or the ends of the fast domain (2^-90, 2^90).
+  double s = pick_scale(rng);
+  std::string scale = scale_tag(s);
+  const long ends = uniform_int(rng, 0, 39);
+  if (ends < 2) {  // near the ends of the fast domain [2^-120, 2^120]
+    s = ends ? 0x1p90 : 0x1p-90;
+    scale = "extreme";
+  } else if (ends == 2) {  // beyond it: the reference answers, fast is out_of_domain
+    s = uniform_int(rng, 0, 1) ? 0x1p200 : 0x1p-200;
+    scale = "beyond_domain";
+  }
+  const bool far = uniform_int(rng, 0, 3) == 0;
+  Vec3 origin;
+  for (int i = 0; i < 3; ++i)
+    origin[i] = far ? (uniform_int(rng, 0, 1) ? 1 : -1) * uniform(rng, 1, 2) * 0x1p20 * std::max(1.0, s)
+                    : uniform(rng, -8, 8) * s;
+  const Eigen::Matrix3d rot = random_rotation(rng);
+  const auto t2 = planar_triangle(rng, shape);
+  std::array<Vec3, 3> corner;
+  for (int k = 0; k < 3; ++k) corner[k] = origin + s * (rot * t2[k]);
+  if (collinear(corner[0], corner[1], corner[2])) {  // rounding flattened it: retry by shape
+    for (int k = 0; k < 3; ++k) corner[k] = s * t2[k];  // unrotated, at the origin
+  }
+  const Vec3 n1 = rot.col(2);  // the local frame's normal (rounding apart, the facet's)
+  const double size = s * std::max({(t2[1] - t2[0]).norm(), (t2[2] - t2[1]).norm(), (t2[0] - t2[2]).norm()});
+  std::array<Vec3, 3> q, out;
   std::array<bool, 3> has, close;
   for (int k = 0; k < 3; ++k) {
     const Vec3 e0 = corner[k], e1 = corner[(k + 1) % 3], opp = corner[(k + 2) % 3];
     const Vec3 mid = 0.5 * (e0 + e1);
     const Vec3 t = n1.cross(e1 - e0).normalized();  // in-plane, orthogonal to the edge
-    const Vec3 out = t.dot(opp - mid) > 0 ? Vec3(-t) : t;  // away from the opposite corner
+    out[k] = t.dot(opp - mid) > 0 ? Vec3(-t) : t;   // away from the opposite corner
     const double l = (e1 - e0).norm();
-    q[k] = mid + l * uniform(rng, 0.3, 1.0) * out + l * uniform(rng, -1.2, 1.2) * n1;
+    q[k] = mid + l * uniform(rng, 0.3, 1.0) * out[k] + l * uniform(rng, -1.2, 1.2) * n1;
     has[k] = uniform(rng, 0, 1) < 0.85;
     close[k] = uniform(rng, 0, 1) < 0.6;
   }
-  auto lists = patch_lists(a, b, c, q, has, close);
-  // The sphere: near the face, an edge or a vertex of facet 1, in a random direction.
-  Vec3 p;
-  const long pick = uniform_int(rng, 0, 7);
-  if (pick < 2) {
+  auto lists = patch_lists(corner[0], corner[1], corner[2], q, has, close);
+  // The sphere. Distance to the feature d = size * [1e-3, 1] (deep: 1e-9 .. 1e-3); the feature:
+  // face (a point inside, straight above or below), edge (in the plane orthogonal to the edge,
+  // at an angle psi from n1 towards outside: 0 blue side .. pi behind), vertex (any direction).
+  const std::string feature =
+      config == "face" || config == "edge" || config == "vertex" ? config
+      : config == "in_plane"                                       ? std::string("edge")
+          : pick<std::string>(rng, {{"face", 1}, {"edge", 1}, {"vertex", 1}});
+  const double d = size * (config == "deep" ? log_uniform(rng, 1e-9, 1e-3) : log_uniform(rng, 1e-3, 1));
+  Vec3 p, dir;
+  std::string zone;
+  if (feature == "face") {
     double x = uniform(rng, 0, 1), y = uniform(rng, 0, 1);
     if (x + y > 1) x = 1 - x, y = 1 - y;
-    p = a + x * (b - a) + y * (c - a);
-  } else if (pick < 5) {
-    const int k = static_cast<int>(pick - 2);
+    p = corner[0] + x * (corner[1] - corner[0]) + y * (corner[2] - corner[0]);
+    dir = uniform_int(rng, 0, 3) ? n1 : Vec3(-n1);
+  } else if (feature == "edge") {
+    const int k = static_cast<int>(uniform_int(rng, 0, 2));
     p = corner[k] + uniform(rng, 0, 1) * (corner[(k + 1) % 3] - corner[k]);
+    const double pi = 3.14159265358979323846;
+    double psi = uniform(rng, 0, pi);
+    if (config == "in_plane") psi = pi / 2 + (uniform_int(rng, 0, 1) ? 1 : -1) * log_uniform(rng, 1e-12, 1e-3);
+    dir = std::cos(psi) * n1 + std::sin(psi) * out[k];
+    if (lists.neighbour_index[k] < 0) {
+      zone = "open";
+    } else {  // the zone the generator aims at (double; the label, not the answer)
+      const auto& t = lists.f[lists.neighbour_index[k]];
+      const Vec3 n2 = (lists.v[t[1]] - lists.v[t[0]]).cross(lists.v[t[2]] - lists.v[t[0]]).normalized();
+      const double x = std::cos(psi), nl = n1.dot(n2), ol = n1.cross(n2).norm();
+      zone = nl <= x ? "blue" : -ol < x ? "red" : "green";
+    }
   } else {
-    p = corner[pick - 5];
+    p = corner[uniform_int(rng, 0, 2)];
+    std::normal_distribution<double> g;
+    dir = Vec3(g(rng), g(rng), g(rng)).normalized();
   }
-  Vec3 dir(std::normal_distribution<double>()(rng), std::normal_distribution<double>()(rng),
-           std::normal_distribution<double>()(rng));
-  dir.normalize();
-  const double d = s * uniform(rng, 0.05, 1.0);
   const Vec3 centre = p + d * dir;
+  const double radius = config == "grazing" ? d * (1 + log_uniform(rng, 1e-12, 1e-4))
+                        : config == "deep"  ? size * uniform(rng, 0.1, 1)
+                                            : d * uniform(rng, 1.0, 1.5);
   int facet = 0;
-  if (uniform(rng, 0, 1) < 0.15 && lists.neighbour_index[0] >= 0) facet = lists.neighbour_index[0];
   auto m = scramble(std::move(lists), rng, 0.25, facet);
-  return make_query(std::move(m), facet, centre, d * uniform(rng, 1.0, 1.5));
+  std::string cfg = config;
+  if (!zone.empty()) cfg += "_" + zone;
+  return {make_query(std::move(m), facet, centre, radius),
+          regime({{"shape", shape}, {"config", cfg}, {"place", far ? "far" : "origin"}, {"scale", scale}})};
 }
 
 namespace {
@@ -230,9 +329,24 @@ Eigen::Matrix<long, 3, 3> integer_similarity(Rng& rng) {
 }
 }  // namespace
 
-EdgeSmoothingQuery degenerate_edge_smoothing(Rng& rng) {
-  const long E = uniform_int(rng, 1, 6), A = uniform_int(rng, 1, 6);
-  const long yw = uniform_int(rng, -E, E);
+Generated<EdgeSmoothingQuery> degenerate_edge_smoothing(Rng& rng) {
+  // Facet 1 = [u, v, w], u = (0,-E,0), v = (0,E,0), w = (-A, yw, 0). Ordinary: E, A in 1..6.
+  // Thin (one in three): A = 1 and E = 2^10..2^20, smallest angle down to ~5e-5 degrees; the
+  // apex w near the middle of uv (cap), near v (needle: short edge vw) or beyond v (sliver).
+  std::string shape;
+  long E, A, yw;
+  if (uniform_int(rng, 0, 2) == 0) {
+    E = 1L << uniform_int(rng, 10, 20);
+    A = 1;
+    const long kind = uniform_int(rng, 0, 2);
+    if (kind == 0) yw = uniform_int(rng, -E / 2, E / 2), shape = "cap";
+    else if (kind == 1) yw = E - uniform_int(rng, 0, 4), shape = "needle";
+    else yw = E + uniform_int(rng, 1, E / 8), shape = "sliver";
+  } else {
+    E = uniform_int(rng, 1, 6), A = uniform_int(rng, 1, 6), yw = uniform_int(rng, -E, E);
+    shape = (E == 3 && A == 5) || (E == 4 && A == 7) ? "equilateral" : "generic";  // never exact
+    if (A == 1 && E >= 5) shape = "needle";
+  }
   // Fold directions with rational cosines: n_lim in {+-1, 0, +-3/5, +-4/5, +-5/13, +-12/13}.
   static constexpr long dirs[][2] = {{1, 0}, {0, 1}, {3, 4}, {4, 3}, {5, 12}, {12, 5}};
   long dx, dz;
@@ -249,13 +363,19 @@ EdgeSmoothingQuery degenerate_edge_smoothing(Rng& rng) {
                             uniform_int(rng, 0, 4) > 1};
   auto lists = patch_lists(fr.u, fr.v, fr.w, fr.q, has, close);
 
-  // The centre: c = P + lambda * m with integer P and m chosen to sit on a decision boundary.
+  // The centre: c = P + lambda * m with dyadic P and integer m chosen to sit on a decision
+  // boundary (or exactly on the facet).
   const long ax = std::abs(dx), az = std::abs(dz);
   Vec3 P, m;
-  const long kind = uniform_int(rng, 0, 9);
+  std::string config;
+  const long kind = uniform_int(rng, 0, 12);
   const IVec n2(-dz, 0, dx);
+  long lambda = uniform_int(rng, 1, 3);
   if (kind < 6) {
     P = Vec3(0, static_cast<double>(uniform_int(rng, -E, E)), 0);  // y = +-E: edge end point
+    static const char* names[] = {"edge_blue_red", "edge_red_green", "in_plane", "edge_above",
+                                  "edge_along_n2", "edge"};
+    config = names[kind];
     switch (kind) {
       case 0: m = Vec3(az, 0, dx); break;        // n.n1 = n_lim (blue/red boundary)
       case 1: m = Vec3(ax, 0, -az); break;       // n.n1 = -o_lim (red/green boundary)
@@ -266,7 +386,7 @@ EdgeSmoothingQuery degenerate_edge_smoothing(Rng& rng) {
     }
     if (m.x() < 0) m = Vec3(-m.x(), 0, -m.z());  // keep the centre beyond the edge (x >= 0)
     if (m.isZero()) m = Vec3(1, 0, 0);
-  } else {
+  } else if (kind < 10) {
     // Vertex u or v with directions on the cone's rays and faces: facet normals (exact
     // integer cross products) and sums of two of them.
     P = uniform_int(rng, 0, 1) ? fr.u : fr.v;
@@ -276,26 +396,55 @@ EdgeSmoothingQuery degenerate_edge_smoothing(Rng& rng) {
       if (tmp.local_index(g, P.y() < 0 ? 0 : 1) >= 0) gens.push_back(tmp.normal(g));
     const Vec3 g1 = gens[uniform_int(rng, 0, static_cast<long>(gens.size()) - 1)];
     const Vec3 g2 = gens[uniform_int(rng, 0, static_cast<long>(gens.size()) - 1)];
+    static const char* names[] = {"vertex_ray", "vertex_face", "vertex", "vertex_polar"};
+    config = names[kind - 6];
     if (kind == 6) m = g1;
     else if (kind == 7) m = g1 + g2;
     else if (kind == 8) m = Vec3(uniform_int(rng, -3, 3), uniform_int(rng, -3, 3), uniform_int(rng, -3, 3));
     else m = -(g1 + g2);
     if (m.isZero()) m = Vec3(0, 0, 1);
+  } else {
+    // Face contacts on the dyadic grid (thin facets included): P = w/4 + 3u/8 + 3v/8 strictly
+    // inside, straight above or below; or the centre exactly on the facet (face interior, an
+    // edge's interior, a vertex): n undefined, the centre_on_facet state.
+    const Vec3 inside = 0.25 * fr.w + 0.375 * fr.u + 0.375 * fr.v;
+    m = Vec3(0, 0, uniform_int(rng, 0, 1) ? 1 : -1);
+    if (kind == 10) {
+      P = inside;
+      config = "face";
+    } else {
+      const long where = uniform_int(rng, 0, 2);
+      P = where == 0 ? inside : where == 1 ? Vec3(0.5 * (fr.u + fr.v)) : fr.u;
+      lambda = 0;
+      config = "centre_on_facet";
+    }
   }
-  const Vec3 centre_i = P + static_cast<double>(uniform_int(rng, 1, 3)) * m;
+  const Vec3 centre_i = P + static_cast<double>(lambda) * m;
 
-  // Exact transform: integer similarity, integer translation, power-of-two scale.
+  // Exact transform: integer similarity, integer translation (far: ~2^36..2^40), power-of-two
+  // scale. Coordinates stay below 2^44 with 3 fractional bits: exact in double.
   const auto T = integer_similarity(rng);
-  const IVec t(uniform_int(rng, -64, 64), uniform_int(rng, -64, 64), uniform_int(rng, -64, 64));
-  const double scale = std::ldexp(pick_scale(rng), static_cast<int>(uniform_int(rng, -3, 3)));
-  auto xf = [&](const Vec3& x) { return ((T * ivec(x) + t).cast<double>() * scale).eval(); };
+  const bool far = uniform_int(rng, 0, 4) == 0;
+  IVec t;
+  for (int i = 0; i < 3; ++i)
+    t[i] = far ? (uniform_int(rng, 0, 1) ? 1 : -1) * uniform_int(rng, 1L << 36, 1L << 40)
+               : uniform_int(rng, -64, 64);
+  const double base = pick_scale(rng);
+  const double scale = std::ldexp(base, static_cast<int>(uniform_int(rng, -3, 3)));
+  auto xf = [&](const Vec3& x) {
+    // x has at most 3 fractional bits: 8x is an integer, transformed exactly in long.
+    const IVec y = T * (8.0 * x).cast<long>() + 8 * t;
+    return (y.cast<double>() * (scale / 8)).eval();
+  };
   for (auto& x : lists.v) x = xf(x);
   const Vec3 centre = xf(centre_i), Pw = xf(P);
   int facet = 0;
-  if (uniform_int(rng, 0, 4) == 0 && lists.neighbour_index[0] >= 0) facet = lists.neighbour_index[0];
   auto mesh = scramble(std::move(lists), rng, 0.3, facet);
-  const double r = (centre - Pw).norm() * uniform(rng, 1.05, 1.5);
-  return make_query(std::move(mesh), facet, centre, r > 0 ? r : scale);
+  const double dist = (centre - Pw).norm();
+  const double r = dist > 0 ? dist * uniform(rng, 1.05, 1.5) : scale * uniform(rng, 0.5, 2);
+  return {make_query(std::move(mesh), facet, centre, r),
+          regime({{"shape", shape}, {"config", config}, {"place", far ? "far" : "origin"},
+                  {"scale", scale_tag(base)}})};
 }
 
 nlohmann::json edge_smoothing_query_to_json(const EdgeSmoothingQuery& q) {

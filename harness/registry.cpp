@@ -30,10 +30,12 @@ const std::vector<Family>& families() {
       make_family<EdgeSmoothingPair>(
           Agreement::approximate,
           "a decision excused only when the exact distance to the value fast claimed (region, "
-          "zone, cone piece; non-adjacent zone: wrong) is within 64eps·kappa (zone, cone), "
-          "64eps·(L/h)·L (side) or the closest-feature bound, eps = 2^-52, "
-          "kappa = L/min(altitude h, exact distance), from the query; overlap always within "
-          "64eps·(L/h)·L; n' within 64eps·kappa·condition"),
+          "zone, cone piece; non-adjacent zone: wrong) is within 64eps·kappa (zone), "
+          "64eps·(kappa + 1/sin_min) (cone), 64eps·M (side, on-facet) or the closest-feature "
+          "bound, eps = 2^-52, kappa = 1 + M/d + 2eps·R from the query (M: centre-corner "
+          "distance, d: exact distance, R: 1/sin of the facets' angles, sin_min: thinnest fan "
+          "wedge); face n' within 16eps + 64eps^2 R; other n' within the decision's bound times "
+          "the piece's condition; overlap within 64eps·M + eps(r + d)"),
       make_family<BarrierPair>(
           Agreement::approximate,
           "value, gradient, Hessian within 10 ULP of the correctly rounded value (<= 8.5u forward "
@@ -89,6 +91,20 @@ const std::vector<Family>& families() {
                                                  "heights from y = 0, ground offset forgotten"),
       make_planted<GroundCcdTightBoundFault>(Agreement::approximate, "tight_bound",
                                              "honest kernel claiming alpha correctly rounded"),
+      make_planted<EdgeSmoothingBlueSlackFault>(Agreement::approximate, "blue_slack",
+                                                "zone mislabelled near blue/red: blue for n.n1 >= n_lim - 1e-2"),
+      make_planted<EdgeSmoothingGreenSlackFault>(Agreement::approximate, "green_slack",
+                                                 "zone mislabelled near red/green: green for n.n1 < -o_lim + 1e-2"),
+      make_planted<EdgeSmoothingPolarFlipFault>(Agreement::approximate, "polar_flip",
+                                                "comparison flipped: polar case keeps the generator of smallest d.g"),
+      make_planted<EdgeSmoothingNeighbourSignFault>(Agreement::approximate, "neighbour_sign",
+                                                    "sign error in n2: neighbour normal never flipped to agree with n1"),
+      make_planted<EdgeSmoothingOnFacetDroppedFault>(Agreement::approximate, "on_facet_dropped",
+                                                     "degenerate branch dropped: no centre_on_facet, n = D/|D| at D = 0"),
+      make_planted<EdgeSmoothingRedRawNormalFault>(Agreement::approximate, "red_raw_normal",
+                                                   "raw facet normal n1 instead of the smoothed n2 in the red zone"),
+      make_planted<EdgeSmoothingTightBoundFault>(Agreement::approximate, "tight_bound",
+                                                 "honest kernel claiming 4 eps for every angle"),
   };
   return table;
 }

@@ -6,6 +6,8 @@
 #include "harness/pair.hpp"
 #include "reference/edge_smoothing.hpp"
 
+#include <limits>
+
 namespace contactbench::harness {
 
 struct EdgeSmoothingPair {
@@ -15,23 +17,73 @@ struct EdgeSmoothingPair {
   static Result reference(const Query& q) { return reference::edge_smoothing(q); }
   static Result fast(const Query& q) { return fast::edge_smoothing(q); }
   static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-  static Query random(cases::Rng& rng) { return cases::random_edge_smoothing(rng); }
-  static Query degenerate(cases::Rng& rng) { return cases::degenerate_edge_smoothing(rng); }
-  // Overlap always compared (|overlap - overlap_ref| / L within 64 eps (L/h)). Discrete fields
-  // in decision order (region, side, centre_on_facet, zone, adjusted, and for an adjusted
-  // vertex cone polar and cone_feature), a mismatch excused only by the exact margin of the
-  // value fast claimed (region: reference::closest_feature_distance_to_region; zone:
-  // reference::edge_smoothing_zone_distance, +inf for a non-adjacent zone) within
+  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_edge_smoothing(rng); }
+  static cases::Generated<Query> degenerate(cases::Rng& rng) {
+    return cases::degenerate_edge_smoothing(rng);
+  }
+  // fast::in_domain: coordinates 0 or of magnitude in [2^-120, 2^120].
+  static bool in_domain(const Query& q) { return fast::in_domain(q); }
+  static std::vector<DecisionSpace> decision_space();
+  // Overlap always compared (within fast::edge_smoothing_bound's overlap) and n' always a unit
+  // vector. Discrete fields in decision order (region, side, centre_on_facet, zone, adjusted,
+  // and for an adjusted vertex cone polar and cone_feature), a mismatch excused only by the
+  // exact margin of the value fast claimed (region: reference::closest_feature_distance_to_region;
+  // zone: reference::edge_smoothing_zone_distance, +inf for a non-adjacent zone) within
   // fast::edge_smoothing_bound, computed from the query and the reference's exact distance. A
   // discrete mismatch ends the comparison (the other continuous fields then describe different
-  // rules). Continuous fields relative to the largest coordinate L: |n' - n'_ref| within
-  // 64 eps kappa condition, |point - point_ref| / L within 64 eps (L/h) + that.
-  static Comparison compare(const Query& q, const Result& ref, const Result& fast);
+  // rules). n' within the face bound (face contacts), the cone bound times the piece's
+  // condition (vertex cones) or the angle bound; the point relative to L. Every decision the
+  // reference took is reported with reached() (coverage).
+  static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
+    return compare_with(q, ref, fast, fast::edge_smoothing_bound(q, exact_distance(ref)));
+  }
+  static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
+                                 const fast::EdgeSmoothingBound& b);
+  // The reference's exact |centre - closest point| (0 on the facet), for the stated bound.
+  static double exact_distance(const Result& ref) {
+    return ref.centre_on_facet ? 0.0 : ref.on_facet_margin;
+  }
   static nlohmann::json query_to_json(const Query& q) { return cases::edge_smoothing_query_to_json(q); }
   static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
     return cases::edge_smoothing_query_from_json(j, w);
   }
   static nlohmann::json result_to_json(const Result& r) { return cases::edge_smoothing_result_to_json(r); }
+};
+
+// Planted faults (harness/pairs/edge_smoothing.cpp; registry: edge_smoothing_planted_*). Each
+// is the honest kernel with one bug of a kind real kernels have.
+// Zone mislabelled near the blue/red boundary: blue claimed for n.n1 >= n_lim - 1e-2.
+struct EdgeSmoothingBlueSlackFault : EdgeSmoothingPair {
+  static Result fast(const Query& q);
+};
+// Comparison flipped: the polar case keeps the generator with the SMALLEST d.g.
+struct EdgeSmoothingPolarFlipFault : EdgeSmoothingPair {
+  static Result fast(const Query& q);
+};
+// Sign error in n': the neighbour's normal is used as stored, never flipped to agree with n1.
+struct EdgeSmoothingNeighbourSignFault : EdgeSmoothingPair {
+  static Result fast(const Query& q);
+};
+// Degenerate branch dropped: no centre_on_facet state; n = D / |D| even when D = 0.
+struct EdgeSmoothingOnFacetDroppedFault : EdgeSmoothingPair {
+  static Result fast(const Query& q);
+};
+// Raw facet normal in the red zone: n' = n1 instead of n2.
+struct EdgeSmoothingRedRawNormalFault : EdgeSmoothingPair {
+  static Result fast(const Query& q);
+};
+// Bound stated too tight: the honest kernel claiming 4 eps for every angle, whatever the
+// conditioning.
+struct EdgeSmoothingTightBoundFault : EdgeSmoothingPair {
+  static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
+    auto b = fast::edge_smoothing_bound(q, exact_distance(ref));
+    b.angle = b.face = b.cone = 4 * std::numeric_limits<double>::epsilon();
+    return compare_with(q, ref, fast, b);
+  }
+};
+// Zone mislabelled near the red/green boundary: green claimed for n.n1 < -o_lim + 1e-2.
+struct EdgeSmoothingGreenSlackFault : EdgeSmoothingPair {
+  static Result fast(const Query& q);
 };
 
 }  // namespace contactbench::harness
