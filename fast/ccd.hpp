@@ -94,6 +94,23 @@ struct CcdTrace {
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
+// The fast variant's stated domain: every coordinate finite with magnitude <= 2^200 (the
+// coefficient trees of degree <= 4 in coordinate differences stay below 2^810, far from
+// overflow, and Dekker's splitting in double-double needs < 2^996) and ccd_scale >= 2^-200
+// (the absolute underflow slack 2^-1060 of the bounds stays below 2^-250 of a degree-4
+// tree of that scale). Outside it ccd() still never misses (a cut-short hit at t = 0 beyond
+// 2^200; below 2^-200 the slack dominates and hits are reported where nothing can be
+// excluded), but the stated resolution bound is not claimed: the harness gives such
+// queries the verdict out_of_domain.
+bool ccd_in_domain(const cases::CcdQuery& q);
+
+// Planted faults for the mutation test (harness/registry.cpp): the kernel with one
+// realistic bug switched on. ee_cross_sign: w x db written db x w in the edge-edge inside
+// condition (a sign error); drop_coplanar: a vanishing coplanarity cubic treated as "no
+// crossing" (coplanar motions missed). Never used by the honest variant.
+enum class CcdFault { none, ee_cross_sign, drop_coplanar };
+cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace = nullptr);
+
 // The node budget and depth limit above (exposed for tests and the report).
 inline constexpr int ccd_max_depth = 48;
 inline constexpr int ccd_max_nodes = 1000;     // double stage

@@ -26,20 +26,42 @@ std::vector<cases::Named<cases::CcdQuery>> CcdPair::canonical(const CheckOptions
   return out;
 }
 
-Comparison CcdPair::compare(const Query& q, const Result& ref, const Result& fast) {
+std::vector<DecisionSpace> CcdPair::decision_space() {
+  return {
+      {"hit", {"hit", "miss"}},
+      {"toi", {"t0", "interior", "t1"}},
+      {"feature", {"vf_face", "vf_edge", "vf_vertex", "ee_interior", "ee_edge_vertex", "ee_vertex_vertex"}},
+  };
+}
+
+Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Result& fast, double claim) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   // The separation estimates are upper estimates up to ~2^-60 of the scale (long double);
   // excusing only below half the stated bound keeps that error far on the safe side.
   // The bound is the fast variant's resolution claim at its own toi (see fast/ccd.hpp).
-  const double excuse_below = fast::ccd_separation_bound_at(q, fast.hit ? fast.toi : 0.0) / 2;
+  const double excuse_below =
+      claim * fast::ccd_separation_bound_at(q, fast.hit ? fast.toi : 0.0) / 2;
   Comparison c;
+  // The reference's decisions, for the coverage table.
+  double sep = -1;  // separation of a miss, computed once
+  if (ref.hit) {
+    c.reached("hit", "hit", 1 - ref.toi, 0.0);
+    const bool t0 = ref.toi_up == 0, t1 = ref.toi == 1;
+    c.reached("toi", t0 ? "t0" : (t1 ? "t1" : "interior"),
+              t0 || t1 ? 0.0 : std::min(ref.toi_up, 1 - ref.toi), fast::ccd_toi_gap_bound);
+    c.reached("feature", cases::to_string(ref.feature), ref.feature_margin, excuse_below);
+  } else {
+    sep = reference::ccd_separation_of_miss(q);
+    // A miss is decided exactly, so its margin is positive even where the long-double
+    // estimate rounds to 0 (separations below ~2^-64 of the scale).
+    c.reached("hit", "miss", std::max(sep, std::numeric_limits<double>::denorm_min()), excuse_below);
+  }
   if (q.ground_truth >= 0 && (q.ground_truth == 1) != ref.hit)
     c.mismatches.push_back({"reference_vs_ground_truth",
                             fmt::format("{} but ground truth is {}", ref.hit, q.ground_truth == 1),
                             fmt::format("{}", fast.hit), inf, 0.0});
   if (ref.hit && !fast.hit) c.discrete("hit", ref.hit, fast.hit, inf, 0.0);
   if (!ref.hit && fast.hit) {
-    const double sep = reference::ccd_separation_of_miss(q);
     if (fast.cut_short) {
       c.false_positive = true;
       c.note = fmt::format("search cut short (node budget or input range), separation {:.3g}", sep);

@@ -29,7 +29,7 @@ std::vector<CcdQuery> generated(int n, bool degenerate, std::uint64_t seed = 5) 
   std::vector<CcdQuery> out;
   for (int i = 0; i < n; ++i) {
     auto rng = cases::query_rng(seed, "ccd_test", degenerate ? "d" : "r", i);
-    out.push_back(degenerate ? cases::degenerate_ccd(rng) : cases::random_ccd(rng));
+    out.push_back(degenerate ? cases::degenerate_ccd(rng).query : cases::random_ccd(rng).query);
   }
   return out;
 }

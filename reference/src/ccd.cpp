@@ -465,6 +465,15 @@ struct VertexFace {
         q, f, [this](Alg& r) { return face_touch(r); }, [this](Alg& r) { return touch(r); },
         edges, std::array<std::array<int, 3>, 3>{{{0, 1, 2}, {0, 2, 3}, {0, 3, 1}}});
   }
+  // The feature p touches at the contact time r (exact): a vertex, else an open edge, else
+  // the open face.
+  cases::CcdFeature feature(Alg& r) const {
+    for (const auto& e : edges)
+      if (e.px.touch(r)) return cases::CcdFeature::vf_vertex;
+    for (const auto& e : edges)
+      if (e.interior_touch(r)) return cases::CcdFeature::vf_edge;
+    return cases::CcdFeature::vf_face;
+  }
 };
 
 struct EdgeEdge {
@@ -493,6 +502,14 @@ struct EdgeEdge {
     return earliest_contact(
         q, f, [this](Alg& r) { return cross_touch(r); }, [this](Alg& r) { return touch(r); },
         ends, std::array<std::array<int, 3>, 4>{{{0, 2, 3}, {1, 2, 3}, {2, 0, 1}, {3, 0, 1}}});
+  }
+  // Two endpoints meeting, else an endpoint on the other open segment, else interior points.
+  cases::CcdFeature feature(Alg& r) const {
+    for (const auto& e : ends)
+      if (e.px.touch(r) || e.py.touch(r)) return cases::CcdFeature::ee_vertex_vertex;
+    for (const auto& e : ends)
+      if (e.interior_touch(r)) return cases::CcdFeature::ee_edge_vertex;
+    return cases::CcdFeature::ee_interior;
   }
 };
 
@@ -552,6 +569,30 @@ long double distance_at(const cases::CcdQuery& q, long double t) {
                                                : segment_segment(v[0], v[1], v[2], v[3]);
 }
 
+// The margin of the feature decision (see cases::CcdResult::feature_margin): long double at
+// t (the contact time rounded down; the positions move by at most 2^-53 of the scale from
+// those at t*).
+double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
+  if (f != cases::CcdFeature::vf_face && f != cases::CcdFeature::ee_interior) return 0;
+  std::array<L3, 4> v;
+  for (int i = 0; i < 4; ++i)
+    v[i] = (1 - static_cast<long double>(t)) * q.x[i].cast<long double>() +
+           static_cast<long double>(t) * q.x[i + 4].cast<long double>();
+  long double d;
+  if (f == cases::CcdFeature::vf_face) {
+    d = std::min({point_segment(v[0], v[1], v[2]), point_segment(v[0], v[2], v[3]),
+                  point_segment(v[0], v[3], v[1])});
+  } else {
+    const L3 da = v[1] - v[0], db = v[3] - v[2], w = v[0] - v[2];
+    const long double A = da.dot(da), B = da.dot(db), C = db.dot(db), D = da.dot(w), E = db.dot(w);
+    const long double den = A * C - B * B;
+    if (!(den > 0)) return 0;
+    const long double s = clamp01((B * E - C * D) / den), u = clamp01((A * E - B * D) / den);
+    d = std::min(std::min(s, 1 - s) * std::sqrt(A), std::min(u, 1 - u) * std::sqrt(C));
+  }
+  return static_cast<double>(d / cases::ccd_scale(q));
+}
+
 }  // namespace
 
 cases::CcdResult ccd(const cases::CcdQuery& q) {
@@ -572,13 +613,19 @@ cases::CcdResult ccd(const cases::CcdQuery& q) {
   std::array<PVec, 4> m;
   for (int i = 0; i < 4; ++i) m[i] = motion(x[i], x[i + 4]);
   std::optional<Alg> t;
-  if (q.kind == cases::CcdKind::vertex_face)
-    t = VertexFace(m[0], m[1], m[2], m[3]).earliest(q);
-  else
-    t = EdgeEdge(m[0], m[1], m[2], m[3]).earliest(q);
+  if (q.kind == cases::CcdKind::vertex_face) {
+    const VertexFace vf(m[0], m[1], m[2], m[3]);
+    t = vf.earliest(q);
+    if (t) res.feature = vf.feature(*t);
+  } else {
+    const EdgeEdge ee(m[0], m[1], m[2], m[3]);
+    t = ee.earliest(q);
+    if (t) res.feature = ee.feature(*t);
+  }
   if (!t) return res;
   res.hit = true;
   std::tie(res.toi, res.toi_up) = round_out(*t);
+  res.feature_margin = feature_margin(q, res.feature, res.toi);
   return res;
 }
 
