@@ -530,20 +530,38 @@ long double point_segment(const L3& p, const L3& a, const L3& b) {
 // Distance from p to the closed triangle a b c: to the in-plane projection if it lies
 // inside, otherwise to the nearest edge (also right for degenerate triangles). Every
 // candidate is the distance from p to an actual point of the triangle (the projection is
-// rebuilt as a + s (b - a) + t (c - a) from its computed coordinates s, t >= 0, s + t <= 1),
-// so rounding can only make the result larger than the true distance, never smaller, apart
-// from the rounding of the final norm and of the positions (relative 2^-60 or so).
+// rebuilt from its barycentric coordinates, all >= 0), so rounding can only make the result
+// larger than the true distance, never smaller, apart from the rounding of the final norm
+// and of the positions (relative 2^-60 or so). The barycentric coordinates are signed areas
+// over |n|^2 with n = (b - a) x (c - a) computed directly (not the Gram determinant
+// |e1|^2 |e2|^2 - (e1.e2)^2, which cancels catastrophically for thin triangles): accurate to
+// about 2^-64 / sin(smallest angle), so a point over the face of a 1e-4 degree sliver is
+// still measured to the face.
 long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
   long double d = std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
-  const L3 e1 = b - a, e2 = c - a, w = p - a;
-  const long double d11 = e1.dot(e1), d12 = e1.dot(e2), d22 = e2.dot(e2);
-  const long double w1 = w.dot(e1), w2 = w.dot(e2);
-  const long double det = d11 * d22 - d12 * d12;
-  if (det > 0) {
-    const long double s = (d22 * w1 - d12 * w2) / det, t = (d11 * w2 - d12 * w1) / det;
-    if (s >= 0 && t >= 0 && s + t <= 1) d = std::min(d, (w - s * e1 - t * e2).norm());
+  const L3 n = (b - a).cross(c - a);
+  const long double nn = n.squaredNorm();
+  if (nn > 0) {
+    const long double la = n.dot((c - b).cross(p - b)) / nn, lb = n.dot((a - c).cross(p - c)) / nn,
+                      lc = n.dot((b - a).cross(p - a)) / nn;
+    if (la >= 0 && lb >= 0 && lc >= 0) {
+      const long double sum = la + lb + lc;
+      d = std::min(d, (p - (la * a + lb * b + lc * c) / sum).norm());
+    }
   }
   return d;
+}
+
+// Closest parameters (s on a0 + s da, u on b0 + u db) of two non-parallel lines, from the
+// cross product m = da x db (accurate for nearly parallel edges, unlike A C - B^2).
+bool line_params(const L3& a0, const L3& da, const L3& b0, const L3& db, long double& s,
+                 long double& u) {
+  const L3 m = da.cross(db), w = b0 - a0;
+  const long double mm = m.squaredNorm();
+  if (!(mm > 0)) return false;
+  s = w.cross(db).dot(m) / mm;
+  u = w.cross(da).dot(m) / mm;
+  return true;
 }
 
 // Distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
@@ -551,13 +569,10 @@ long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
 long double segment_segment(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
   long double d = std::min({point_segment(a0, b0, b1), point_segment(a1, b0, b1),
                             point_segment(b0, a0, a1), point_segment(b1, a0, a1)});
-  const L3 da = a1 - a0, db = b1 - b0, w = a0 - b0;
-  const long double A = da.dot(da), B = da.dot(db), C = db.dot(db), D = da.dot(w), E = db.dot(w);
-  const long double den = A * C - B * B;
-  if (den > 0) {
-    const long double s = (B * E - C * D) / den, t = (A * E - B * D) / den;
-    if (s >= 0 && s <= 1 && t >= 0 && t <= 1) d = std::min(d, (w + s * da - t * db).norm());
-  }
+  const L3 da = a1 - a0, db = b1 - b0;
+  long double s, u;
+  if (line_params(a0, da, b0, db, s, u) && s >= 0 && s <= 1 && u >= 0 && u <= 1)
+    d = std::min(d, ((a0 + s * da) - (b0 + u * db)).norm());
   return d;
 }
 
@@ -583,12 +598,11 @@ double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
     d = std::min({point_segment(v[0], v[1], v[2]), point_segment(v[0], v[2], v[3]),
                   point_segment(v[0], v[3], v[1])});
   } else {
-    const L3 da = v[1] - v[0], db = v[3] - v[2], w = v[0] - v[2];
-    const long double A = da.dot(da), B = da.dot(db), C = db.dot(db), D = da.dot(w), E = db.dot(w);
-    const long double den = A * C - B * B;
-    if (!(den > 0)) return 0;
-    const long double s = clamp01((B * E - C * D) / den), u = clamp01((A * E - B * D) / den);
-    d = std::min(std::min(s, 1 - s) * std::sqrt(A), std::min(u, 1 - u) * std::sqrt(C));
+    const L3 da = v[1] - v[0], db = v[3] - v[2];
+    long double s, u;
+    if (!line_params(v[0], da, v[2], db, s, u)) return 0;
+    s = clamp01(s), u = clamp01(u);
+    d = std::min(std::min(s, 1 - s) * da.norm(), std::min(u, 1 - u) * db.norm());
   }
   return static_cast<double>(d / cases::ccd_scale(q));
 }
