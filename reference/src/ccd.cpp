@@ -600,11 +600,13 @@ double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
   } else {
     const L3 da = v[1] - v[0], db = v[3] - v[2];
     long double s, u;
-    if (!line_params(v[0], da, v[2], db, s, u)) return 0;
+    if (!line_params(v[0], da, v[2], db, s, u)) return std::numeric_limits<double>::denorm_min();
     s = clamp01(s), u = clamp01(u);
     d = std::min(std::min(s, 1 - s) * da.norm(), std::min(u, 1 - u) * db.norm());
   }
-  return static_cast<double>(d / cases::ccd_scale(q));
+  // The feature is decided exactly (open face / interior points): the margin is positive even
+  // where the estimate at the rounded time says 0.
+  return std::max(static_cast<double>(d / cases::ccd_scale(q)), std::numeric_limits<double>::denorm_min());
 }
 
 }  // namespace
