@@ -72,7 +72,7 @@
 // degrees, near-parallel edges, grazing, coplanar, rotating, degenerating, far placement,
 // scales 2^-190 .. 2^190): 0 wrong; 18,566 false positives, all within half the bound (all
 // from the rounded random generator's degenerate-at-contact motions: collapsing triangles /
-// edges 11,072, parallel 7,493, and 1 public); never cut short.
+// edges 11,072, parallel 7,493, and 1 public).
 // (2) toi is a lower bound, not the rounded-down exact time: the left end of the first
 // sub-interval that could not be excluded. When that sub-interval holds t*, the gap to the
 // reference's toi (t* rounded down) is at most the leaf width 2^-48 plus one rounding
