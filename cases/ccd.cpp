@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <random>
 
 namespace contactbench::cases {
 
@@ -18,8 +19,21 @@ const char* to_string(CcdKind k) {
   return k == CcdKind::vertex_face ? "vertex-face" : "edge-edge";
 }
 
+const char* to_string(CcdFeature f) {
+  switch (f) {
+    case CcdFeature::none: return "none";
+    case CcdFeature::vf_face: return "vf_face";
+    case CcdFeature::vf_edge: return "vf_edge";
+    case CcdFeature::vf_vertex: return "vf_vertex";
+    case CcdFeature::ee_interior: return "ee_interior";
+    case CcdFeature::ee_edge_vertex: return "ee_edge_vertex";
+    case CcdFeature::ee_vertex_vertex: return "ee_vertex_vertex";
+  }
+  return "?";
+}
+
 double ccd_scale(const CcdQuery& q) {
-  double s = 1e-300;
+  double s = std::numeric_limits<double>::denorm_min();
   for (const auto& v : q.x) s = std::max(s, v.cwiseAbs().maxCoeff());
   return s;
 }
@@ -210,6 +224,10 @@ nlohmann::json to_json(const CcdResult& r) {
   nlohmann::json j{{"hit", r.hit}, {"toi", r.toi}};
   if (!std::isnan(r.toi_up)) j["toi_up"] = r.toi_up;
   if (r.cut_short) j["cut_short"] = true;
+  if (r.feature != CcdFeature::none) {
+    j["feature"] = to_string(r.feature);
+    j["feature_margin"] = r.feature_margin;
+  }
   return j;
 }
 
@@ -372,126 +390,382 @@ std::vector<CcdCase> ccd_canonical_cases() {
   return v;
 }
 
+
 // ---------------------------------------------------------------------------------------
-// Generators. Every coordinate is k * 2^-bits * scale with small |k|, and every motion is
-// built from a contact configuration C at a dyadic time tc and a dyadic velocity v as
-// x(0) = C - tc v, x(1) = C + (1 - tc) v, so all inputs are exact doubles and the contact
-// really happens at tc (in exact arithmetic).
+// Generators: regimes x shapes x scales. Every query is built from a contact configuration
+// C (positions at the contact time tc) and velocities v as x(0) = C - tc v, x(1) = C +
+// (1 - tc) v, so the primitives touch at tc (in exact arithmetic; the random generator rounds,
+// the degenerate one stays on a dyadic grid and checks that every operation was exact).
+//   kind   point_triangle | edge_edge
+//   shape  point_triangle: equilateral, generic, needle (one tiny angle, short opposite
+//          edge), cap (one angle near 180 degrees, apex mid-edge), sliver (cap with its apex
+//          near a vertex: two tiny angles and a short edge), collapsing (degenerate at tc);
+//          smallest angles down to ~1e-4 degrees (random) / 2^-20 rad (degenerate).
+//          edge_edge: crossing, near_parallel (angle down to the same), parallel, collapsing
+//          (edge b shrinks to a point at tc).
+//   config interior (contact at interior points), edge, vertex (contact on the boundary of
+//          the face / at endpoints), touch_t0 (touching at t = 0, separating), touch_t1
+//          (first touch exactly at t = 1), graze (tangential: the coplanarity cubic has a
+//          double root at tc), coplanar (everything moves in one plane), near_miss (the
+//          contact pushed away by 2^-52 .. 2^-20 of the size: around the fast bound), miss_far,
+//          rotation (one primitive spins about a vertex), degenerating (a primitive is
+//          degenerate at tc).
+//   place  origin | far (translated by 2^10 .. 2^30 times the size)
+//   scale  the size: ~1e-3, 1, ~1e3; extremes 2^-190 and 2^190 (inside the fast domain);
+//          1e-300, 1e300 and subnormal coordinates (outside it: reference only).
 namespace {
 
-Vec3 grid_point(Rng& rng, int bits, long range) {
-  return {dyadic(rng, bits, range, 1), dyadic(rng, bits, range, 1), dyadic(rng, bits, range, 1)};
+// Operations of the dyadic generator, exactness checked (ok turns false when one rounds).
+struct Exact {
+  bool ok = true;
+  double add(double a, double b) {
+    const double s = a + b, bb = s - a;
+    if ((a - (s - bb)) + (b - bb) != 0 || !std::isfinite(s)) ok = false;
+    return s;
+  }
+  double mul(double a, double b) {  // products of normal grid values, far from underflow
+    const double p = a * b;
+    if (std::fma(a, b, -p) != 0 || !std::isfinite(p)) ok = false;
+    return p;
+  }
+  Vec3 add(const Vec3& a, const Vec3& b) { return {add(a[0], b[0]), add(a[1], b[1]), add(a[2], b[2])}; }
+  Vec3 mul(double k, const Vec3& a) { return {mul(k, a[0]), mul(k, a[1]), mul(k, a[2])}; }
+  Vec3 cross(const Vec3& a, const Vec3& b) {
+    return {add(mul(a[1], b[2]), -mul(a[2], b[1])), add(mul(a[2], b[0]), -mul(a[0], b[2])),
+            add(mul(a[0], b[1]), -mul(a[1], b[0]))};
+  }
+};
+
+// Numbers: uniform in the random generator, multiples of 1/8 in the degenerate one.
+struct Draw {
+  Rng& rng;
+  bool exact;
+  Exact ex;
+  double num(double lo, double hi) {
+    if (!exact) return uniform(rng, lo, hi);
+    return static_cast<double>(uniform_int(rng, static_cast<long>(std::ceil(lo * 8)),
+                                           static_cast<long>(std::floor(hi * 8)))) / 8;
+  }
+  double sign() { return uniform_int(rng, 0, 1) ? 1.0 : -1.0; }
+  // tan of a small angle, ~1.7e-6 (1e-4 degrees) .. 0.1 rad; degenerate: 2^-20 .. 2^-4.
+  double tiny() {
+    if (exact) return std::ldexp(1.0, -static_cast<int>(uniform_int(rng, 4, 20)));
+    return std::tan(log_uniform(rng, 1.75e-6, 0.1));
+  }
+  // A length 2^-52 .. 2^-20 (near miss) or 1/8 .. 1/2 (far) of the unit size.
+  double gap(bool near) {
+    if (near)
+      return exact ? std::ldexp(1.0, -static_cast<int>(uniform_int(rng, 20, 52)))
+                   : std::exp2(-uniform(rng, 20, 52));
+    return num(0.125, 0.5);
+  }
+  double time() { return exact ? static_cast<double>(uniform_int(rng, 1, 7)) / 8 : uniform(rng, 0.02, 0.98); }
+  Vec3 vec(double r) { return {num(-r, r), num(-r, r), num(-r, r)}; }
+  Vec3 in_plane(double r) { return {num(-r, r), num(-r, r), 0}; }
+  // A velocity with a normal (z) component of magnitude >= 1/4: a transversal approach.
+  Vec3 transversal() { return {num(-1, 1), num(-1, 1), sign() * num(0.25, 1)}; }
+  // Barycentric weights: nz of them non-zero (multiples of 1/8 when exact).
+  std::array<double, 3> weights(int nz) {
+    std::array<double, 3> w{0, 0, 0};
+    const int first = static_cast<int>(uniform_int(rng, 0, 2));
+    if (nz == 1) {
+      w[first] = 1;
+    } else if (nz == 2) {
+      const double a = num(0.125, 0.875);
+      w[first] = a;
+      w[(first + 1) % 3] = exact ? 1 - a : 1 - a;
+    } else if (exact) {
+      const long i = uniform_int(rng, 1, 6), j = uniform_int(rng, 1, 7 - i);
+      w = {i / 8.0, j / 8.0, (8 - i - j) / 8.0};
+    } else {
+      const double a = uniform(rng, 0.02, 1), b = uniform(rng, 0.02, 1), c = uniform(rng, 0.02, 1);
+      w = {a / (a + b + c), b / (a + b + c), 0};
+      w[2] = 1 - w[0] - w[1];
+    }
+    return w;
+  }
+  Vec3 combo(const std::array<double, 3>& w, const Vec3& a, const Vec3& b, const Vec3& c) {
+    if (!exact) return w[0] * a + w[1] * b + w[2] * c;
+    return ex.add(ex.add(ex.mul(w[0], a), ex.mul(w[1], b)), ex.mul(w[2], c));
+  }
+  Vec3 add(const Vec3& a, const Vec3& b) { return exact ? ex.add(a, b) : Vec3(a + b); }
+  Vec3 mul(double k, const Vec3& a) { return exact ? ex.mul(k, a) : Vec3(k * a); }
+  Vec3 cross(const Vec3& a, const Vec3& b) { return exact ? ex.cross(a, b) : Vec3(a.cross(b)); }
+};
+
+template <class T>
+const T& pick(Rng& rng, std::initializer_list<std::pair<T, int>> table) {
+  int total = 0;
+  for (const auto& [v, w] : table) total += w;
+  long k = uniform_int(rng, 0, total - 1);
+  for (const auto& e : table) {
+    if (k < e.second) return e.first;
+    k -= e.second;
+  }
+  return table.begin()->first;
 }
 
-// Dyadic convex weights (w0, w1, w2) summing to 1, in multiples of 1/8, some possibly 0.
-std::array<double, 3> weights(Rng& rng, bool allow_zero) {
-  for (;;) {
-    const long i = uniform_int(rng, allow_zero ? 0 : 1, 8);
-    const long j = uniform_int(rng, allow_zero ? 0 : 1, 8);
-    if (i + j > 8 || (!allow_zero && i + j == 8)) continue;
-    return {i / 8.0, j / 8.0, (8 - i - j) / 8.0};
+// Contact configuration C at time tc, velocities v, labels.
+struct Local {
+  std::array<Vec3, 4> C, v;
+  double tc = 0.5;
+  std::string shape, config;
+};
+
+void point_triangle(Draw& d, Local& L) {
+  auto& rng = d.rng;
+  L.shape = pick<std::string>(rng, {{"equilateral", 1}, {"generic", 2}, {"needle", 2}, {"cap", 2}, {"sliver", 2}});
+  L.config = pick<std::string>(rng, {{"interior", 3}, {"edge", 2}, {"vertex", 1}, {"touch_t0", 1},
+                                     {"touch_t1", 1}, {"graze", 1}, {"coplanar", 1}, {"near_miss", 3},
+                                     {"miss_far", 1}, {"rotation", 1}, {"degenerating", 1}});
+  Vec3 a(0, 0, 0), b(1, 0, 0), c;
+  if (L.shape == "equilateral") {
+    c = {0.5, d.exact ? 0.875 : std::sqrt(3.0) / 2, 0};
+  } else if (L.shape == "generic") {
+    b = {d.num(0.625, 1), d.num(-0.25, 0.25), 0};
+    c = {d.num(-0.25, 0.75), d.num(0.5, 1), 0};
+  } else if (L.shape == "needle") {  // angle at a: atan(h) or theta; short edge bc
+    const double h = d.tiny();
+    c = d.exact ? Vec3(1, h, 0) : Vec3(uniform(rng, 0.95, 1.05) * Vec3(1, h, 0) / std::sqrt(1 + h * h));
+  } else if (L.shape == "cap") {
+    const double s = d.num(0.25, 0.75);
+    c = {s, d.exact ? d.tiny() : d.tiny() * std::min(s, 1 - s), 0};
+  } else {  // sliver: apex near a
+    const double s = d.exact ? std::ldexp(1.0, -static_cast<int>(uniform_int(rng, 3, 6))) : uniform(rng, 1.0 / 64, 1.0 / 8);
+    c = {s, d.exact ? std::ldexp(s, -static_cast<int>(uniform_int(rng, 4, 20))) : s * d.tiny(), 0};
+  }
+  L.C = {Vec3::Zero(), a, b, c};
+  const Vec3 T = d.vec(1);
+  L.v = {T, T, T, T};
+  L.tc = d.time();
+  const auto& cfg = L.config;
+  Vec3 P;
+  if (cfg == "edge" || cfg == "coplanar") P = d.combo(d.weights(2), a, b, c);
+  else if (cfg == "vertex") P = d.combo(d.weights(1), a, b, c);
+  else P = d.combo(d.weights(3), a, b, c);
+  if (cfg == "touch_t0") L.tc = 0;
+  if (cfg == "touch_t1") L.tc = 1;
+  Vec3 w = d.transversal();
+  if (cfg == "graze") {
+    // Linearised rotation of everything about P plus an in-plane slide of p: the first-order
+    // change of the coplanarity cubic cancels (double root at tc).
+    const Vec3 om = d.vec(1);
+    for (int i = 1; i < 4; ++i) L.v[i] = d.add(T, d.cross(om, d.add(L.C[i], d.mul(-1, P))));
+    w = d.in_plane(1);
+  } else if (cfg == "coplanar") {
+    // Everything moves in z = 0; p enters the triangle through the edge P lies on, towards
+    // the centroid side (any point of the open triangle: a vertex-weighted interior point).
+    for (auto& v : L.v) v.z() = 0;
+    const Vec3 inside = d.combo(d.exact ? std::array<double, 3>{0.25, 0.25, 0.5} : std::array<double, 3>{1 / 3.0, 1 / 3.0, 1 / 3.0}, a, b, c);
+    w = d.mul(d.num(0.5, 2), d.add(inside, d.mul(-1, P)));
+  } else if (cfg == "near_miss" || cfg == "miss_far") {
+    const double g = d.gap(cfg == "near_miss");
+    if (uniform_int(rng, 0, 1)) {
+      // Stops short: the step ends g above the face, on the side p comes from.
+      L.tc = 1;
+      P = d.add(P, Vec3(0, 0, -(w.z() > 0 ? 1 : -1) * g));
+    } else {
+      // Passes beside a vertex: P pushed outward along (vertex - other vertex mid) by ~g.
+      const int k = static_cast<int>(uniform_int(rng, 1, 3));
+      const Vec3 out = d.add(d.mul(2, L.C[k]), d.mul(-1, d.add(L.C[1 + k % 3], L.C[1 + (k + 1) % 3])));
+      const double len = std::max({std::abs(out.x()), std::abs(out.y()), 0x1p-60});
+      const double k2 = std::ldexp(1.0, -std::ilogb(len));  // power of two: |out| k2 in [1, 2)
+      P = d.add(L.C[k], d.mul(g * k2, out));
+    }
+  } else if (cfg == "rotation") {
+    const Vec3 om = d.mul(d.num(1, 3), d.vec(1));
+    for (int i = 1; i < 4; ++i) L.v[i] = d.add(T, d.cross(om, d.add(L.C[i], d.mul(-1, a))));
+  } else if (cfg == "degenerating") {
+    // The triangle is degenerate at tc: c on the line ab (or on a vertex), moving across it;
+    // p reaches the segment ab there.
+    const double lam = d.num(0, 1.25);
+    L.C[3] = d.mul(lam, b);
+    L.v[3] = d.add(T, Vec3(d.num(-1, 1), d.sign() * d.num(0.25, 1), d.num(-0.5, 0.5)));
+    P = d.mul(d.num(0, 1), b);
+    L.shape = "collapsing";
+  }
+  L.C[0] = P;
+  L.v[0] = d.add(T, w);
+  // Random order of the triangle's vertices (the thin features not always at a).
+  std::array<int, 3> perm{1, 2, 3};
+  std::shuffle(perm.begin(), perm.end(), rng);
+  const auto C = L.C, v = L.v;
+  for (int i = 0; i < 3; ++i) {
+    L.C[1 + i] = C[perm[i]];
+    L.v[1 + i] = v[perm[i]];
   }
 }
 
-CcdQuery scaled(CcdQuery q, double s, const Vec3& shift) {
-  for (auto& v : q.x) v = (v + shift) * s;
-  return q;
+void edge_edge(Draw& d, Local& L) {
+  auto& rng = d.rng;
+  L.shape = pick<std::string>(rng, {{"crossing", 3}, {"near_parallel", 3}, {"parallel", 1}});
+  L.config = pick<std::string>(rng, {{"interior", 3}, {"edge", 2}, {"vertex", 1}, {"touch_t0", 1},
+                                     {"touch_t1", 1}, {"graze", 1}, {"coplanar", 1}, {"near_miss", 3},
+                                     {"miss_far", 1}, {"rotation", 1}, {"degenerating", 1}});
+  const auto& cfg = L.config;
+  Vec3 dir;
+  if (L.shape == "crossing") {
+    if (d.exact) dir = {d.num(-1, 1), d.num(0.25, 1), 0};
+    else {
+      const double phi = uniform(rng, 0.2, 3.0);
+      dir = {std::cos(phi), std::sin(phi), 0};
+    }
+  } else if (L.shape == "near_parallel") {
+    const double h = d.sign() * d.tiny();
+    dir = d.exact ? Vec3(1, h, 0) : Vec3(Vec3(1, h, 0) / std::sqrt(1 + h * h));
+  } else {
+    dir = {1, 0, 0};
+  }
+  // Parameters of the contact point P = origin on a (sa) and on b (sb).
+  auto param = [&](bool end) { return end ? static_cast<double>(uniform_int(rng, 0, 1)) : d.num(0.125, 0.875); };
+  bool end_a = false, end_b = false;
+  if (cfg == "edge") (uniform_int(rng, 0, 1) ? end_a : end_b) = true;
+  if (cfg == "vertex") end_a = end_b = true;
+  if (cfg == "coplanar") end_b = true;
+  double sa = param(end_a), sb = param(end_b);
+  if (cfg == "coplanar" && L.shape != "parallel") sb = 0;  // b hangs on the side dir points to
+  const double la = d.num(0.5, 1), lb = d.num(0.5, 1);
+  const Vec3 ea(la, 0, 0), eb = d.mul(lb, dir);
+  L.C = {d.mul(-sa, ea), d.mul(1 - sa, ea), d.mul(-sb, eb), d.mul(1 - sb, eb)};
+  const Vec3 T = d.vec(1);
+  L.v = {T, T, T, T};
+  L.tc = d.time();
+  if (cfg == "touch_t0") L.tc = 0;
+  if (cfg == "touch_t1") L.tc = 1;
+  Vec3 w = d.transversal();
+  if (cfg == "graze") {
+    const Vec3 om = d.vec(1);
+    for (int i = 0; i < 4; ++i) L.v[i] = d.add(T, d.cross(om, L.C[i]));  // about P = 0
+    w = d.in_plane(1);
+  } else if (cfg == "coplanar") {
+    for (auto& v : L.v) v.z() = 0;
+    w = {d.num(-1, 1), -d.num(0.25, 1), 0};  // b comes down from y > 0 (dir.y >= 0)
+    if (dir.y() < 0) w.y() = -w.y();
+  } else if (cfg == "near_miss" || cfg == "miss_far") {
+    const double g = d.gap(cfg == "near_miss");
+    if (uniform_int(rng, 0, 1)) {
+      L.tc = 1;  // stops g short of a, on the side it comes from
+      const Vec3 off(0, 0, -(w.z() > 0 ? 1 : -1) * g);
+      L.C[2] = d.add(L.C[2], off);
+      L.C[3] = d.add(L.C[3], off);
+    } else {
+      w.z() = 0;  // passes at height g over a
+      L.C[2].z() = L.C[3].z() = g;
+    }
+  } else if (cfg == "rotation") {
+    const Vec3 om = d.mul(d.num(1, 3), d.vec(1));
+    for (int i = 0; i < 2; ++i) L.v[i] = d.add(T, d.cross(om, d.add(L.C[i], d.mul(-1, L.C[0]))));
+  } else if (cfg == "degenerating") {
+    if (uniform_int(rng, 0, 1)) {
+      L.C[2] = L.C[3] = Vec3::Zero();  // b is a point at tc, on a
+      L.v[3] = d.add(T, d.vec(1));
+      L.shape = "collapsing";
+    } else {
+      // b turns through parallel to a at tc (collinear overlap at the contact).
+      L.C[2] = d.mul(-sb, Vec3(lb, 0, 0));
+      L.C[3] = d.mul(1 - sb, Vec3(lb, 0, 0));
+      L.v[3] = d.add(L.v[2], Vec3(0, d.sign() * d.num(0.25, 1), d.num(-0.5, 0.5)));
+      L.shape = "parallel";
+    }
+  }
+  L.v[2] = d.add(L.v[2], w);
+  L.v[3] = d.add(L.v[3], w);
+  if (uniform_int(rng, 0, 1)) {  // either edge may be the moving one
+    std::swap(L.C[0], L.C[2]), std::swap(L.C[1], L.C[3]);
+    std::swap(L.v[0], L.v[2]), std::swap(L.v[1], L.v[3]);
+  }
+}
+
+// A uniformly random rotation (random generator).
+Eigen::Matrix3d random_rotation(Rng& rng) {
+  std::normal_distribution<double> n(0, 1);
+  Eigen::Quaterniond qr(n(rng), n(rng), n(rng), n(rng));
+  qr.normalize();
+  return qr.toRotationMatrix();
+}
+
+// An exact similarity (degenerate generator): a signed axis permutation, possibly times the
+// integer matrix 3Q (Q orthogonal), so angles, incidences and coplanarity stay exact.
+Eigen::Matrix3d grid_similarity(Rng& rng) {
+  Eigen::Matrix3d m = Eigen::Matrix3d::Zero();
+  std::array<int, 3> p{0, 1, 2};
+  std::shuffle(p.begin(), p.end(), rng);
+  for (int i = 0; i < 3; ++i) m(i, p[i]) = uniform_int(rng, 0, 1) ? 1 : -1;
+  if (uniform_int(rng, 0, 2) == 0) {
+    Eigen::Matrix3d q;
+    q << 2, -1, 2, 2, 2, -1, -1, 2, 2;
+    m = q * m;
+  }
+  return m;
+}
+
+Generated<CcdQuery> generate(Rng& rng, bool exact) {
+  Draw d{rng, exact};
+  Local L;
+  const bool ee = uniform_int(rng, 0, 1) == 1;
+  if (ee) edge_edge(d, L);
+  else point_triangle(d, L);
+  // Size, placement and rotation.
+  const int sc = static_cast<int>(pick<int>(rng, {{0, 30}, {1, 30}, {2, 30}, {3, 3}, {4, 3}, {5, 1}, {6, 1}, {7, 2}}));
+  // scales: ~1e-3, 1, ~1e3, 2^-190, 2^190 (fast domain ends), 1e-300, 1e300, subnormal
+  static constexpr int exps[] = {-10, 0, 10, -190, 190, -997, 996, -1040};
+  const int e = exps[sc];
+  std::string scale = sc == 7 ? "subnormal" : scale_tag(std::ldexp(1.0, e));
+  if (sc == 3) scale = "2^-190";
+  if (sc == 4) scale = "2^190";
+  const bool far = uniform_int(rng, 0, 3) == 0;
+  const int far_bits = static_cast<int>(uniform_int(rng, 10, 30));
+  CcdQuery q;
+  q.kind = ee ? CcdKind::edge_edge : CcdKind::vertex_face;
+  // place_mode 2: far, 1: a small offset, 0: none.
+  auto build = [&](int place_mode, bool with_rotation, bool with_scale) -> bool {
+    Exact ex;
+    const Eigen::Matrix3d R = with_rotation ? (exact ? grid_similarity(rng) : random_rotation(rng)) : Eigen::Matrix3d::Identity();
+    Vec3 off = Vec3::Zero();
+    if (place_mode == 2)
+      off = {std::ldexp(d.num(0.5, 1), far_bits), std::ldexp(d.num(-1, 1), far_bits), std::ldexp(d.num(-1, 1), far_bits)};
+    if (place_mode == 1) off = d.vec(1);
+    for (int i = 0; i < 4; ++i)
+      for (int k = 0; k < 2; ++k) {
+        const double dt = k == 0 ? -L.tc : 1 - L.tc;
+        Vec3 x = exact ? ex.add(L.C[i], ex.mul(dt, L.v[i])) : Vec3(L.C[i] + dt * L.v[i]);
+        if (exact) {
+          Vec3 y;
+          for (int r = 0; r < 3; ++r)
+            y[r] = ex.add(ex.add(ex.mul(R(r, 0), x[0]), ex.mul(R(r, 1), x[1])), ex.mul(R(r, 2), x[2]));
+          x = ex.add(y, off);
+        } else {
+          x = R * x + off;
+        }
+        for (int r = 0; r < 3; ++r) {
+          const double s = with_scale ? std::ldexp(x[r], e) : x[r];
+          if (exact && with_scale && std::ldexp(s, -e) != x[r]) ex.ok = false;  // underflow
+          if (!std::isfinite(s)) ex.ok = false;  // overflow (1e300 placed far)
+          x[r] = s;
+        }
+        q.x[i + 4 * k] = x;
+      }
+    return ex.ok && (!exact || d.ex.ok);
+  };
+  // The dyadic generator falls back to fewer transforms when one would round.
+  std::string place = far ? "far" : "origin";
+  if (!build(far ? 2 : 1, true, true)) {
+    place = "origin";
+    if (!build(1, true, true) && !build(0, true, true) && !build(0, false, true)) {
+      scale = "1";
+      build(0, false, false);
+    }
+  }
+  return {q, regime({{"kind", ee ? "edge_edge" : "point_triangle"},
+                     {"shape", L.shape},
+                     {"config", L.config},
+                     {"place", place},
+                     {"scale", scale}})};
 }
 
 }  // namespace
 
-CcdQuery random_ccd(Rng& rng) {
-  CcdQuery q;
-  q.kind = uniform_int(rng, 0, 1) ? CcdKind::edge_edge : CcdKind::vertex_face;
-  // Points in a unit box moving by up to the box size: a fair share of hits and misses.
-  for (int i = 0; i < 4; ++i) {
-    q.x[i] = grid_point(rng, 20, 1 << 20);
-    q.x[i + 4] = q.x[i] + grid_point(rng, 20, 1 << 20);
-  }
-  return scaled(q, pick_scale(rng), Vec3::Zero());
-}
-
-CcdQuery degenerate_ccd(Rng& rng) {
-  CcdQuery q;
-  const bool ee = uniform_int(rng, 0, 1) == 1;
-  q.kind = ee ? CcdKind::edge_edge : CcdKind::vertex_face;
-  const int mode = static_cast<int>(uniform_int(rng, 0, 7));
-  // Contact time: 0, 1 or a dyadic time inside.
-  const double tcs[] = {0.0, 1.0, 0.5, 0.25, 0.75, 0.125};
-  const double tc = tcs[uniform_int(rng, 0, 5)];
-  std::array<Vec3, 4> C;  // configuration at tc
-  std::array<Vec3, 4> v;  // velocities
-  for (int i = 0; i < 4; ++i) {
-    C[i] = grid_point(rng, 3, 16);
-    v[i] = grid_point(rng, 3, 16);
-  }
-  const bool planar = mode == 2 || mode == 3;
-  if (planar)
-    for (int i = 0; i < 4; ++i) C[i].z() = v[i].z() = 0;  // everything slides in z = 0
-  if (mode == 4) {
-    // Parallel edges (or a triangle with two parallel sides) moving rigidly.
-    C[3] = C[2] + (C[1] - C[0]) * 0.5;
-    v[3] = v[2];
-    v[1] = v[0];
-  }
-  if (mode == 5) {
-    // Degenerate triangle / edge: collinear or coincident vertices all the time.
-    C[3] = C[1] + (C[2] - C[1]) * 0.5;
-    v[3] = v[1] + (v[2] - v[1]) * 0.5;
-    if (ee) { C[1] = C[0]; v[1] = v[0]; }
-  }
-  // Put the contact in: vertex-face p = weighted point of the triangle; edge-edge the two
-  // edges share a point with weights on each.
-  if (mode != 7) {
-    const auto w = weights(rng, true);
-    if (!ee) {
-      C[0] = w[0] * C[1] + w[1] * C[2] + w[2] * C[3];
-    } else {
-      // Move edge b so that its point at weight s coincides with edge a's point at weight r.
-      const double r = static_cast<double>(uniform_int(rng, 0, 8)) / 8.0;
-      const double s = static_cast<double>(uniform_int(rng, 0, 8)) / 8.0;
-      const Vec3 pa = (1 - r) * C[0] + r * C[1];
-      const Vec3 pb = (1 - s) * C[2] + s * C[3];
-      C[2] += pa - pb;
-      C[3] += pa - pb;
-    }
-  }
-  if (mode == 6) {
-    // Grazing: one primitive translates rigidly and the other moves with it plus a
-    // tangential slip along an edge direction, so the contact is tangential (vertex-face: p
-    // slides along the line of edge f0 f1 through the contact point; edge-edge: b slides
-    // along a's direction).
-    v[1] = v[2] = v[3] = v[0];
-    v[0] = v[1] + (ee ? Vec3::Zero() : Vec3(C[2] - C[1]));
-    if (ee) { v[0] = v[1] = v[3]; v[2] = v[3] + (C[1] - C[0]); v[3] = v[2]; }
-  }
-  std::array<Vec3, 4> x0, x1;
-  for (int i = 0; i < 4; ++i) {
-    x0[i] = C[i] - tc * v[i];
-    x1[i] = C[i] + (1 - tc) * v[i];
-  }
-  q.x = {x0[0], x0[1], x0[2], x0[3], x1[0], x1[1], x1[2], x1[3]};
-  if (mode == 7) {
-    // Near miss: a touching configuration at t = 1 pushed away by a few ulps.
-    const auto w = weights(rng, true);
-    if (!ee) {
-      q.x[4] = w[0] * q.x[5] + w[1] * q.x[6] + w[2] * q.x[7];
-      const long k = uniform_int(rng, -4, 4);
-      const int axis = static_cast<int>(uniform_int(rng, 0, 2));
-      q.x[4][axis] += k * std::ldexp(std::numeric_limits<double>::epsilon(),
-                                     std::ilogb(std::max(1.0, std::abs(q.x[4][axis]))));
-    } else {
-      const Vec3 d = q.x[4] - q.x[6];
-      q.x[6] += d;
-      q.x[7] += d;
-      const long k = uniform_int(rng, -4, 4);
-      const int axis = static_cast<int>(uniform_int(rng, 0, 2));
-      q.x[6][axis] += k * std::ldexp(std::numeric_limits<double>::epsilon(),
-                                     std::ilogb(std::max(1.0, std::abs(q.x[6][axis]))));
-    }
-  }
-  const double s = pick_scale(rng);
-  return scaled(q, s, Vec3::Zero());
-}
+Generated<CcdQuery> random_ccd(Rng& rng) { return generate(rng, false); }
+Generated<CcdQuery> degenerate_ccd(Rng& rng) { return generate(rng, true); }
 
 }  // namespace contactbench::cases

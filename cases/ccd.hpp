@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ struct CcdQuery {
   Vec3 at(int i, double t) const { return (1 - t) * x[i] + t * x[i + 4]; }  // approximate
 };
 
+// Where the primitives first touch (reference only; decided exactly at t*): vertex-face on
+// the open face, an open edge or a vertex of the triangle (a degenerate triangle: edge or
+// vertex); edge-edge at interior points of both (non-parallel), an endpoint on the other's
+// open segment (parallel overlaps included), or two endpoints meeting.
+enum class CcdFeature { none, vf_face, vf_edge, vf_vertex, ee_interior, ee_edge_vertex, ee_vertex_vertex };
+const char* to_string(CcdFeature f);
+
 // Closed sets throughout: the point in the closed triangle, the closed segments meeting.
 struct CcdResult {
   bool hit = false;  // the primitives touch at some t in the closed interval [0, 1]
@@ -47,9 +55,15 @@ struct CcdResult {
   // finest width survived every exclusion test. Such a hit may be arbitrarily far from any
   // contact; the comparison rule excuses it as a false positive only with this flag set.
   bool cut_short = false;
+  // Reference only (none / NaN in fast and for a miss): the feature of the first contact and
+  // its margin: the distance from the contact point to the boundary of the face (vf_face) or
+  // to the nearest endpoint (ee_interior), over ccd_scale, a long-double estimate at toi; 0 for
+  // the other features (they lie on that boundary, decided exactly).
+  CcdFeature feature = CcdFeature::none;
+  double feature_margin = std::numeric_limits<double>::quiet_NaN();
 };
 
-// The largest |coordinate| of the query: its length scale (at least 1e-300).
+// The largest |coordinate| of the query: its length scale (at least the smallest subnormal).
 double ccd_scale(const CcdQuery& q);
 
 // --- The public 7-column CSV format (Sample-Queries, see ../shared/data/ccd-queries) ---
@@ -102,11 +116,15 @@ struct CcdCase {
 };
 std::vector<CcdCase> ccd_canonical_cases();
 
-// Generators (dyadic grid, exact in double). random: generic motions around a common
-// region at scales 1e-3 / 1 / 1e3. degenerate: touching exactly at t = 0 or t = 1, vertex /
-// edge contacts at a grid time, grazing, coplanar sliding, parallel edges, degenerate
-// triangles and edges, near misses a few ulps apart.
-CcdQuery random_ccd(Rng& rng);
-CcdQuery degenerate_ccd(Rng& rng);
+// Generators with regime labels (kind, shape, config, place, scale; see cases/ccd.cpp):
+// thin triangles (needles, caps, slivers down to ~1e-4 degrees), near-parallel and parallel
+// edges, contacts in the interior / on an edge / at a vertex, touching at t = 0 or t = 1,
+// grazing, coplanar motion, near misses around the fast bound, far misses, rotating and
+// degenerating primitives, near the origin or far from it, at sizes ~1e-3 .. 1e3 and the
+// extremes (2^+-190 inside the fast domain; 1e-300, 1e300, subnormal outside it).
+// random: rounded doubles (random rotations); degenerate: the same regimes on a dyadic grid,
+// every operation checked exact, so touching, coplanar and parallel stay exact.
+Generated<CcdQuery> random_ccd(Rng& rng);
+Generated<CcdQuery> degenerate_ccd(Rng& rng);
 
 }  // namespace contactbench::cases

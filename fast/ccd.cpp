@@ -406,7 +406,7 @@ void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
 }
 
 template <class T>
-void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root) {
+void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root, CcdFault fault) {
   nq = 0;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
@@ -438,7 +438,9 @@ void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root) {
     const auto da = lin<T>(x[1], x[0], x[5], x[4]), db = lin<T>(x[3], x[2], x[7], x[6]);
     const auto w = lin<T>(x[2], x[0], x[6], x[4]);
     const auto m = cross(da, db);
-    const auto ks = cross(w, db), ku = cross(w, da);  // = s m and u m at a common point
+    // = s m and u m at a common point (the planted fault swaps the first cross product)
+    const auto ks = fault == CcdFault::ee_cross_sign ? cross(db, w) : cross(w, db);
+    const auto ku = cross(w, da);
     root.ef = coefs_out<T>(dot3(m, w), root.f);
     root.eg[0] = coefs_out<T>(dot4(m, ks), root.g[0]);          // s |m|^2 >= 0
     root.eg[1] = coefs_out<T>(dot4(m, sub(m, ks)), root.g[1]);  // (1 - s) |m|^2 >= 0
@@ -458,10 +460,16 @@ void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root) {
 // when it also proved a contact in the leaf it stopped at.
 template <class T>
 bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, bool& certain,
-           bool& cut, CcdTrace& tr) {
+           bool& cut, CcdTrace& tr, CcdFault fault) {
   int nq = 0;
   Node<T>& root = Search<T>::stack_of_thread(max_depth)[0].n;  // built in place
-  root_node<T>(q, nq, root);
+  root_node<T>(q, nq, root, fault);
+  if (fault == CcdFault::drop_coplanar) {
+    // The planted fault: "the coplanarity cubic vanishes, so there is no crossing".
+    bool flat = true;
+    for (const auto& c : root.f) flat = flat && !T::above(c, root.ef) && !T::below(c, root.ef);
+    if (flat) return false;
+  }
   if (!finite_node(root, 6)) {  // overflow: no certified search possible
     toi = 0;
     certain = false;
@@ -488,7 +496,15 @@ bool boxes_disjoint(const cases::CcdQuery& q) {
 
 cases::CcdResult ccd(const cases::CcdQuery& q) { return ccd(q, nullptr); }
 
-cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) {
+cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) { return ccd_planted(q, CcdFault::none, trace); }
+
+bool ccd_in_domain(const cases::CcdQuery& q) {
+  for (const auto& v : q.x)
+    if (!(v.cwiseAbs().maxCoeff() <= 0x1p200)) return false;  // NaN fails too
+  return cases::ccd_scale(q) >= 0x1p-200;
+}
+
+cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace) {
   cases::CcdResult res;
   res.toi_up = std::numeric_limits<double>::quiet_NaN();
   CcdTrace local;
@@ -504,7 +520,7 @@ cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) {
   if (boxes_disjoint(q)) return res;
   double toi1 = 0;
   bool certain = false, cut = false;
-  if (!stage<DoubleTraits>(q, ccd_max_nodes, ccd_max_depth, toi1, certain, cut, tr)) return res;
+  if (!stage<DoubleTraits>(q, ccd_max_nodes, ccd_max_depth, toi1, certain, cut, tr, fault)) return res;
   res.hit = true;
   res.toi = toi1;
   if (certain) return res;
@@ -512,7 +528,7 @@ cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) {
   // width 2^-100; it decides the near misses that double precision cannot separate.
   tr.second_stage = true;
   double toi2 = 0;
-  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr)) {
+  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr, fault)) {
     res.hit = false;
     res.toi = 1;
     return res;

@@ -68,6 +68,11 @@
 // edges) can in principle exceed it: the gate then reports `wrong`, on purpose — the bound
 // is a claim to be tested, not a tolerance. Measured (public set + 40,000 generated): one
 // false positive, erleben-spikes/edge-edge/data_0_0.csv:193, separation 4.8e-17 (2^-54).
+// Issue 8 regimes (`check --family ccd --n 1000000`, seed 1: thin triangles down to 1e-4
+// degrees, near-parallel edges, grazing, coplanar, rotating, degenerating, far placement,
+// scales 2^-190 .. 2^190): 0 wrong; 18,566 false positives, all within half the bound (all
+// from the rounded random generator's degenerate-at-contact motions: collapsing triangles /
+// edges 11,072, parallel 7,493, and 1 public).
 // (2) toi is a lower bound, not the rounded-down exact time: the left end of the first
 // sub-interval that could not be excluded. When that sub-interval holds t*, the gap to the
 // reference's toi (t* rounded down) is at most the leaf width 2^-48 plus one rounding
@@ -77,6 +82,9 @@
 // resolution bound of (1), ccd_separation_bound, or the search was cut short. Measured on
 // the same 47,279 queries: gaps up to 8.4e-12 (2^-36.8); among those above 2^-47 (2,273,
 // all generated degenerate motions) the distance at toi is at most 7.0e-14 (2^-43.7).
+// Issue 8 regimes (1e6 queries): 109,963 tois earlier than 2^-47, distance at toi at most
+// 2.6e-8 of the scale (a 1e3-size sliver spinning through a point: 0.21 of its threshold,
+// kappa clamped at 2^16); toi gaps within one leaf up to 2^-47.
 // toi_up is NaN.
 #pragma once
 #include "cases/ccd.hpp"
@@ -93,6 +101,23 @@ struct CcdTrace {
   bool budget_exhausted = false;  // some stage stopped on its node budget
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
+
+// The fast variant's stated domain: every coordinate finite with magnitude <= 2^200 (the
+// coefficient trees of degree <= 4 in coordinate differences stay below 2^810, far from
+// overflow, and Dekker's splitting in double-double needs < 2^996) and ccd_scale >= 2^-200
+// (the absolute underflow slack 2^-1060 of the bounds stays below 2^-250 of a degree-4
+// tree of that scale). Outside it ccd() still never misses (a cut-short hit at t = 0 beyond
+// 2^200; below 2^-200 the slack dominates and hits are reported where nothing can be
+// excluded), but the stated resolution bound is not claimed: the harness gives such
+// queries the verdict out_of_domain.
+bool ccd_in_domain(const cases::CcdQuery& q);
+
+// Planted faults for the mutation test (harness/registry.cpp): the kernel with one
+// realistic bug switched on. ee_cross_sign: w x db written db x w in the edge-edge inside
+// condition (a sign error); drop_coplanar: a vanishing coplanarity cubic treated as "no
+// crossing" (coplanar motions missed). Never used by the honest variant.
+enum class CcdFault { none, ee_cross_sign, drop_coplanar };
+cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace = nullptr);
 
 // The node budget and depth limit above (exposed for tests and the report).
 inline constexpr int ccd_max_depth = 48;

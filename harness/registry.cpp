@@ -105,6 +105,20 @@ const std::vector<Family>& families() {
                                                    "raw facet normal n1 instead of the smoothed n2 in the red zone"),
       make_planted<EdgeSmoothingTightBoundFault>(Agreement::approximate, "tight_bound",
                                                  "honest kernel claiming 4 eps for every angle"),
+      make_planted<CcdAlwaysHitFault>(Agreement::conservative, "always_hit",
+                                      "reports a contact at t = 0 for every query"),
+      make_planted<CcdLateToiFault>(Agreement::conservative, "late_toi",
+                                    "toi is the right end of the surviving leaf (after t*)"),
+      make_planted<CcdCoarseToiFault>(Agreement::conservative, "coarse_toi",
+                                      "toi refined only to depth 8 (early by up to 2^-8)"),
+      make_planted<CcdEndOfStepFault>(Agreement::conservative, "end_of_step",
+                                      "last leaf kept only if t0 < 1 - w: contact at t = 1 missed"),
+      make_planted<CcdDropCoplanarFault>(Agreement::conservative, "drop_coplanar",
+                                         "a vanishing coplanarity cubic taken as no crossing"),
+      make_planted<CcdEdgeCrossSignFault>(Agreement::conservative, "ee_cross_sign",
+                                          "edge-edge inside test with db x w for w x db"),
+      make_planted<CcdTightBoundFault>(Agreement::conservative, "tight_bound",
+                                       "honest kernel claiming 2^-24 of its resolution bound"),
   };
   return table;
 }

@@ -6,6 +6,10 @@
 #include "harness/pair.hpp"
 #include "reference/ccd.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace contactbench::harness {
 
 struct CcdPair {
@@ -18,8 +22,21 @@ struct CcdPair {
   // The hand-made cases (source "canonical", ground truth = the hand-derived hit flag) and
   // the 7,279 public queries of <shared>/data/ccd-queries (source "<scene>/<kind>").
   static std::vector<cases::Named<Query>> canonical(const CheckOptions& o);
-  static Query random(cases::Rng& rng) { return cases::random_ccd(rng); }
-  static Query degenerate(cases::Rng& rng) { return cases::degenerate_ccd(rng); }
+  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_ccd(rng); }
+  static cases::Generated<Query> degenerate(cases::Rng& rng) { return cases::degenerate_ccd(rng); }
+  // The fast variant's stated domain (fast::ccd_in_domain): |coordinates| <= 2^200 and
+  // ccd_scale >= 2^-200; other queries are out_of_domain (the reference still answers).
+  static bool in_domain(const Query& q) { return fast::ccd_in_domain(q); }
+  // Decisions the reference takes (reported by compare through Comparison::reached):
+  //  hit      hit / miss. margin: miss: the separation (cases::ccd_scale units, as the
+  //           false-positive rule), bound: the excuse threshold below; hit: 1 - t* (how much
+  //           shorter the step would have to be to miss it; 0: first touch exactly at t = 1),
+  //           bound 0 (fast may never miss).
+  //  toi      t0 (touching at t = 0) / interior / t1 (first touch exactly at t = 1); margin
+  //           min(t*, 1 - t*) in time units, bound fast::ccd_toi_gap_bound.
+  //  feature  cases::CcdFeature of the first contact; margin CcdResult::feature_margin,
+  //           bound the excuse threshold (the fast resolution at its toi).
+  static std::vector<DecisionSpace> decision_space();
   // The rule (conservative class; bounds stated and derived in fast/ccd.hpp):
   //  - reference hit != ground truth (data sets and canonical cases): wrong (field
   //    "reference_vs_ground_truth"; the oracle itself is off);
@@ -37,11 +54,75 @@ struct CcdPair {
   //    "toi_early_distance" = distance between the primitives at the fast toi / scale, bound
   //    ccd_separation_bound_at / 2 (unless cut_short: then a counted false positive).
   static Comparison compare(const Query& q, const Result& ref, const Result& fast);
+  // The rule with the stated resolution bound multiplied by `claim` (1: the fast variant's
+  // own claim; a planted fault states a tighter one); `sep`: the reference's separation of a
+  // miss when already known (< 0: compute it).
+  static Comparison compare_claim(const Query& q, const Result& ref, const Result& fast,
+                                  double claim, double sep);
   static nlohmann::json query_to_json(const Query& q) { return cases::to_json(q); }
   static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
     return cases::ccd_query_from_json(j, w);
   }
   static nlohmann::json result_to_json(const Result& r) { return cases::to_json(r); }
+};
+
+// The reference's answer and a miss's separation for one query, memoised: `check --planted`
+// runs the same queries for the family and each planted fault, and the exact reference
+// (~0.1-1 ms a query) would dominate seven times over. CcdPair::compare (check and eval only,
+// never the benchmarks) stores what it computed; the planted faults read it (computing it on a
+// miss of the memo). Pure functions of the query, so the verdicts are the same; at most 2^22
+// queries are kept.
+struct CcdMemoEntry {
+  cases::CcdResult ref;
+  double sep = -1;  // separation of a miss (< 0: a hit)
+};
+CcdMemoEntry ccd_memo(const cases::CcdQuery& q);
+void ccd_memo_store(const cases::CcdQuery& q, const CcdMemoEntry& e);
+
+// Planted faults (registered in harness/registry.cpp as ccd_planted_<name>; `check --family
+// ccd --planted` must find each one `wrong`). Each is a bug a real CCD kernel could have.
+struct CcdPlanted : CcdPair {
+  static Result reference(const Query& q) { return ccd_memo(q).ref; }
+  static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
+    return compare_claim(q, ref, fast, 1.0, ccd_memo(q).sep);
+  }
+};
+struct CcdAlwaysHitFault : CcdPlanted {  // "when unsure, report a contact at t = 0", always
+  static Result fast(const Query&) {
+    return {.hit = true, .toi = 0, .toi_up = std::numeric_limits<double>::quiet_NaN()};
+  }
+};
+struct CcdLateToiFault : CcdPlanted {  // toi = right end of the surviving leaf, not its left end
+  static Result fast(const Query& q) {
+    auto r = fast::ccd(q);
+    if (r.hit) r.toi = std::min(1.0, r.toi + 0x1p-48);
+    return r;
+  }
+};
+struct CcdCoarseToiFault : CcdPlanted {  // stops refining toi at depth 8 (early by up to 2^-8)
+  static Result fast(const Query& q) {
+    auto r = fast::ccd(q);
+    if (r.hit) r.toi = std::floor(r.toi * 256) / 256;
+    return r;
+  }
+};
+struct CcdEndOfStepFault : CcdPlanted {  // last leaf kept only if t0 < 1 - w: `<` for `<=` at t = 1
+  static Result fast(const Query& q) {
+    auto r = fast::ccd(q);
+    if (r.hit && !(r.toi < 1 - 0x1p-48)) r = {.hit = false, .toi = 1, .toi_up = r.toi_up};
+    return r;
+  }
+};
+struct CcdDropCoplanarFault : CcdPlanted {
+  static Result fast(const Query& q) { return fast::ccd_planted(q, fast::CcdFault::drop_coplanar); }
+};
+struct CcdEdgeCrossSignFault : CcdPlanted {
+  static Result fast(const Query& q) { return fast::ccd_planted(q, fast::CcdFault::ee_cross_sign); }
+};
+struct CcdTightBoundFault : CcdPlanted {  // the honest kernel claiming 2^-24 of its resolution
+  static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
+    return compare_claim(q, ref, fast, 0x1p-24, ccd_memo(q).sep);
+  }
 };
 
 // The public set as Named queries (source "<scene>/<kind>"); shared_dir empty means

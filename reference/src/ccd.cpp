@@ -465,6 +465,15 @@ struct VertexFace {
         q, f, [this](Alg& r) { return face_touch(r); }, [this](Alg& r) { return touch(r); },
         edges, std::array<std::array<int, 3>, 3>{{{0, 1, 2}, {0, 2, 3}, {0, 3, 1}}});
   }
+  // The feature p touches at the contact time r (exact): a vertex, else an open edge, else
+  // the open face.
+  cases::CcdFeature feature(Alg& r) const {
+    for (const auto& e : edges)
+      if (e.px.touch(r)) return cases::CcdFeature::vf_vertex;
+    for (const auto& e : edges)
+      if (e.interior_touch(r)) return cases::CcdFeature::vf_edge;
+    return cases::CcdFeature::vf_face;
+  }
 };
 
 struct EdgeEdge {
@@ -494,6 +503,14 @@ struct EdgeEdge {
         q, f, [this](Alg& r) { return cross_touch(r); }, [this](Alg& r) { return touch(r); },
         ends, std::array<std::array<int, 3>, 4>{{{0, 2, 3}, {1, 2, 3}, {2, 0, 1}, {3, 0, 1}}});
   }
+  // Two endpoints meeting, else an endpoint on the other open segment, else interior points.
+  cases::CcdFeature feature(Alg& r) const {
+    for (const auto& e : ends)
+      if (e.px.touch(r) || e.py.touch(r)) return cases::CcdFeature::ee_vertex_vertex;
+    for (const auto& e : ends)
+      if (e.interior_touch(r)) return cases::CcdFeature::ee_edge_vertex;
+    return cases::CcdFeature::ee_interior;
+  }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -513,20 +530,38 @@ long double point_segment(const L3& p, const L3& a, const L3& b) {
 // Distance from p to the closed triangle a b c: to the in-plane projection if it lies
 // inside, otherwise to the nearest edge (also right for degenerate triangles). Every
 // candidate is the distance from p to an actual point of the triangle (the projection is
-// rebuilt as a + s (b - a) + t (c - a) from its computed coordinates s, t >= 0, s + t <= 1),
-// so rounding can only make the result larger than the true distance, never smaller, apart
-// from the rounding of the final norm and of the positions (relative 2^-60 or so).
+// rebuilt from its barycentric coordinates, all >= 0), so rounding can only make the result
+// larger than the true distance, never smaller, apart from the rounding of the final norm
+// and of the positions (relative 2^-60 or so). The barycentric coordinates are signed areas
+// over |n|^2 with n = (b - a) x (c - a) computed directly (not the Gram determinant
+// |e1|^2 |e2|^2 - (e1.e2)^2, which cancels catastrophically for thin triangles): accurate to
+// about 2^-64 / sin(smallest angle), so a point over the face of a 1e-4 degree sliver is
+// still measured to the face.
 long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
   long double d = std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
-  const L3 e1 = b - a, e2 = c - a, w = p - a;
-  const long double d11 = e1.dot(e1), d12 = e1.dot(e2), d22 = e2.dot(e2);
-  const long double w1 = w.dot(e1), w2 = w.dot(e2);
-  const long double det = d11 * d22 - d12 * d12;
-  if (det > 0) {
-    const long double s = (d22 * w1 - d12 * w2) / det, t = (d11 * w2 - d12 * w1) / det;
-    if (s >= 0 && t >= 0 && s + t <= 1) d = std::min(d, (w - s * e1 - t * e2).norm());
+  const L3 n = (b - a).cross(c - a);
+  const long double nn = n.squaredNorm();
+  if (nn > 0) {
+    const long double la = n.dot((c - b).cross(p - b)) / nn, lb = n.dot((a - c).cross(p - c)) / nn,
+                      lc = n.dot((b - a).cross(p - a)) / nn;
+    if (la >= 0 && lb >= 0 && lc >= 0) {
+      const long double sum = la + lb + lc;
+      d = std::min(d, (p - (la * a + lb * b + lc * c) / sum).norm());
+    }
   }
   return d;
+}
+
+// Closest parameters (s on a0 + s da, u on b0 + u db) of two non-parallel lines, from the
+// cross product m = da x db (accurate for nearly parallel edges, unlike A C - B^2).
+bool line_params(const L3& a0, const L3& da, const L3& b0, const L3& db, long double& s,
+                 long double& u) {
+  const L3 m = da.cross(db), w = b0 - a0;
+  const long double mm = m.squaredNorm();
+  if (!(mm > 0)) return false;
+  s = w.cross(db).dot(m) / mm;
+  u = w.cross(da).dot(m) / mm;
+  return true;
 }
 
 // Distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
@@ -534,13 +569,10 @@ long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
 long double segment_segment(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
   long double d = std::min({point_segment(a0, b0, b1), point_segment(a1, b0, b1),
                             point_segment(b0, a0, a1), point_segment(b1, a0, a1)});
-  const L3 da = a1 - a0, db = b1 - b0, w = a0 - b0;
-  const long double A = da.dot(da), B = da.dot(db), C = db.dot(db), D = da.dot(w), E = db.dot(w);
-  const long double den = A * C - B * B;
-  if (den > 0) {
-    const long double s = (B * E - C * D) / den, t = (A * E - B * D) / den;
-    if (s >= 0 && s <= 1 && t >= 0 && t <= 1) d = std::min(d, (w + s * da - t * db).norm());
-  }
+  const L3 da = a1 - a0, db = b1 - b0;
+  long double s, u;
+  if (line_params(a0, da, b0, db, s, u) && s >= 0 && s <= 1 && u >= 0 && u <= 1)
+    d = std::min(d, ((a0 + s * da) - (b0 + u * db)).norm());
   return d;
 }
 
@@ -550,6 +582,31 @@ long double distance_at(const cases::CcdQuery& q, long double t) {
     v[i] = (1 - t) * q.x[i].cast<long double>() + t * q.x[i + 4].cast<long double>();
   return q.kind == cases::CcdKind::vertex_face ? point_triangle(v[0], v[1], v[2], v[3])
                                                : segment_segment(v[0], v[1], v[2], v[3]);
+}
+
+// The margin of the feature decision (see cases::CcdResult::feature_margin): long double at
+// t (the contact time rounded down; the positions move by at most 2^-53 of the scale from
+// those at t*).
+double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
+  if (f != cases::CcdFeature::vf_face && f != cases::CcdFeature::ee_interior) return 0;
+  std::array<L3, 4> v;
+  for (int i = 0; i < 4; ++i)
+    v[i] = (1 - static_cast<long double>(t)) * q.x[i].cast<long double>() +
+           static_cast<long double>(t) * q.x[i + 4].cast<long double>();
+  long double d;
+  if (f == cases::CcdFeature::vf_face) {
+    d = std::min({point_segment(v[0], v[1], v[2]), point_segment(v[0], v[2], v[3]),
+                  point_segment(v[0], v[3], v[1])});
+  } else {
+    const L3 da = v[1] - v[0], db = v[3] - v[2];
+    long double s, u;
+    if (!line_params(v[0], da, v[2], db, s, u)) return std::numeric_limits<double>::denorm_min();
+    s = clamp01(s), u = clamp01(u);
+    d = std::min(std::min(s, 1 - s) * da.norm(), std::min(u, 1 - u) * db.norm());
+  }
+  // The feature is decided exactly (open face / interior points): the margin is positive even
+  // where the estimate at the rounded time says 0.
+  return std::max(static_cast<double>(d / cases::ccd_scale(q)), std::numeric_limits<double>::denorm_min());
 }
 
 }  // namespace
@@ -572,13 +629,19 @@ cases::CcdResult ccd(const cases::CcdQuery& q) {
   std::array<PVec, 4> m;
   for (int i = 0; i < 4; ++i) m[i] = motion(x[i], x[i + 4]);
   std::optional<Alg> t;
-  if (q.kind == cases::CcdKind::vertex_face)
-    t = VertexFace(m[0], m[1], m[2], m[3]).earliest(q);
-  else
-    t = EdgeEdge(m[0], m[1], m[2], m[3]).earliest(q);
+  if (q.kind == cases::CcdKind::vertex_face) {
+    const VertexFace vf(m[0], m[1], m[2], m[3]);
+    t = vf.earliest(q);
+    if (t) res.feature = vf.feature(*t);
+  } else {
+    const EdgeEdge ee(m[0], m[1], m[2], m[3]);
+    t = ee.earliest(q);
+    if (t) res.feature = ee.feature(*t);
+  }
   if (!t) return res;
   res.hit = true;
   std::tie(res.toi, res.toi_up) = round_out(*t);
+  res.feature_margin = feature_margin(q, res.feature, res.toi);
   return res;
 }
 
