@@ -105,8 +105,10 @@ ClosestFeatureBounds closest_feature_bounds(const cases::ClosestFeatureQuery& q)
   const double kappa = L * L / twice_area, rr = 1 + R / L;
   ClosestFeatureBounds b;
   b.decision = 32 * u * kappa * rr * rr * (L / l);
-  b.point = b.decision + 4 * u * (M / L);
+  b.point = 32 * u * (1 + kappa) * rr + 4 * u * (M / L);
   b.squared_distance = 2 * b.point * rr + 4 * u * rr * rr;
+  b.point_across = b.decision + b.point;
+  b.squared_distance_across = 2 * b.point_across * rr + 4 * u * rr * rr;
   return b;
 }
 

@@ -56,15 +56,23 @@ void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
 // has relative error <= ~8u of |d_i||d_j| <= L^2 R^2, while the exact value is the distance
 // to the boundary plane times |n| |edge| = 2 area |edge|), with a factor 4 of slack.
 // Differences of inputs round relative to the difference, so translation does not enter;
-//   point = decision + 4 u M / L   (M = largest input |coordinate|: the output itself is
-//                                   rounded at that magnitude)
-//   squared_distance = 2 point (1 + R/L) + 4 u (1 + R/L)^2.
+// The constructions, when fast's region is the reference's (u = 2^-53; "Face point" above;
+// an edge point x + t·e has t from two dot products whose errors ~3u|e|R move it by <= 24u·R;
+// a vertex is copied exactly):
+//   point = 32 u (1 + kappa)(1 + R/L) + 4 u M / L   (M = largest input |coordinate|: the
+//                                                    output is rounded at that magnitude)
+// and, when fast's region is a neighbour excused as `boundary`, the two closest points are
+// within the decision bound of each other besides:
+//   point_across = decision + point
+// squared distance (relative to L^2), with P the point bound that applies:
+//   squared_distance = 2 P (1 + R/L) + 4 u (1 + R/L)^2.
 // The stated domain (outside it the harness reports out_of_domain and does not run fast):
 // every coordinate |x| <= 2^250 and twice the triangle's area >= 2^-400 (decided exactly).
 bool closest_feature_in_domain(const cases::ClosestFeatureQuery& q);
 
 struct ClosestFeatureBounds {
-  double decision, point, squared_distance;
+  double decision, point, squared_distance;  // point, squared distance: same region
+  double point_across, squared_distance_across;  // fast's region a neighbour (boundary)
 };
 ClosestFeatureBounds closest_feature_bounds(const cases::ClosestFeatureQuery& q);
 

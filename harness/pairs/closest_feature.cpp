@@ -23,9 +23,13 @@ Comparison ClosestFeaturePair::compare_with(const Query& q, const Result& ref, c
   c.reached("region", cases::to_string(ref.region), ref.margin, bounds.decision);
   c.discrete("region", std::string(cases::to_string(ref.region)),
              std::string(cases::to_string(fast.region)), margin, bounds.decision);
-  c.continuous("point", (fast.point - ref.point).norm() / L, bounds.point);
+  // Constructions: the tight bound when the regions agree, the decision bound on top when
+  // fast's region is an excused neighbour.
+  const bool same = ref.region == fast.region;
+  c.continuous("point", (fast.point - ref.point).norm() / L,
+               same ? bounds.point : bounds.point_across);
   c.continuous("squared_distance", std::abs(fast.squared_distance - ref.squared_distance) / (L * L),
-               bounds.squared_distance);
+               same ? bounds.squared_distance : bounds.squared_distance_across);
   return c;
 }
 
