@@ -105,8 +105,6 @@ const std::vector<Family>& families() {
                                                    "raw facet normal n1 instead of the smoothed n2 in the red zone"),
       make_planted<EdgeSmoothingTightBoundFault>(Agreement::approximate, "tight_bound",
                                                  "honest kernel claiming 4 eps for every angle"),
-      make_planted<CcdAlwaysHitFault>(Agreement::conservative, "always_hit",
-                                      "reports a contact at t = 0 for every query"),
       make_planted<CcdLateToiFault>(Agreement::conservative, "late_toi",
                                     "toi is the right end of the surviving leaf (after t*)"),
       make_planted<CcdCoarseToiFault>(Agreement::conservative, "coarse_toi",

@@ -2,11 +2,14 @@
 
 #include "harness/registry.hpp"
 
-#include <cmath>
-#include <string>
-
 #include <tbb/concurrent_hash_map.h>
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <limits>
+#include <string>
 
 namespace contactbench::harness {
 
@@ -38,33 +41,43 @@ std::vector<DecisionSpace> CcdPair::decision_space() {
 }
 
 namespace {
+// Kind and the 24 coordinates, bit for bit, in a fixed-size key (no heap string per entry).
 struct MemoKey {
-  std::string bytes;  // kind and the 24 coordinates, bit for bit
+  std::array<std::uint64_t, 25> bits{};
   explicit MemoKey(const cases::CcdQuery& q) {
-    bytes.push_back(static_cast<char>(q.kind));
-    for (const auto& v : q.x)
-      bytes.append(reinterpret_cast<const char*>(v.data()), 3 * sizeof(double));
+    bits[0] = static_cast<std::uint64_t>(q.kind);
+    for (std::size_t i = 0; i < q.x.size(); ++i)
+      for (int k = 0; k < 3; ++k) bits[1 + 3 * i + k] = std::bit_cast<std::uint64_t>(q.x[i][k]);
   }
+  bool operator==(const MemoKey&) const = default;
 };
-using Memo = tbb::concurrent_hash_map<std::string, CcdMemoEntry>;
+struct MemoHash {
+  static std::size_t hash(const MemoKey& k) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (auto b : k.bits) h = (h ^ b) * 0xBF58476D1CE4E5B9ULL, h ^= h >> 29;
+    return h;
+  }
+  static bool equal(const MemoKey& a, const MemoKey& b) { return a == b; }
+};
+using Memo = tbb::concurrent_hash_map<MemoKey, CcdMemoEntry, MemoHash>;
 Memo& memo() {
   static Memo m;
   return m;
 }
-constexpr std::size_t memo_cap = std::size_t{1} << 22;
+constexpr std::size_t memo_cap = std::size_t{1} << 20;  // ~100 MB at most
 }  // namespace
 
 void ccd_memo_store(const cases::CcdQuery& q, const CcdMemoEntry& e) {
   if (memo().size() >= memo_cap) return;
   Memo::accessor a;
-  if (memo().insert(a, MemoKey(q).bytes)) a->second = e;
+  if (memo().insert(a, MemoKey(q))) a->second = e;
 }
 
 CcdMemoEntry ccd_memo(const cases::CcdQuery& q) {
   const MemoKey k(q);
   {
     Memo::const_accessor a;
-    if (memo().find(a, k.bytes)) return a->second;
+    if (memo().find(a, k)) return a->second;
   }
   CcdMemoEntry e;
   e.ref = reference::ccd(q);

@@ -70,7 +70,7 @@ struct CcdPair {
 // runs the same queries for the family and each planted fault, and the exact reference
 // (~0.1-1 ms a query) would dominate seven times over. CcdPair::compare (check and eval only,
 // never the benchmarks) stores what it computed; the planted faults read it (computing it on a
-// miss of the memo). Pure functions of the query, so the verdicts are the same; at most 2^22
+// miss of the memo). Pure functions of the query, so the verdicts are the same; at most 2^20
 // queries are kept.
 struct CcdMemoEntry {
   cases::CcdResult ref;
@@ -87,7 +87,9 @@ struct CcdPlanted : CcdPair {
     return compare_claim(q, ref, fast, 1.0, ccd_memo(q).sep);
   }
 };
-struct CcdAlwaysHitFault : CcdPlanted {  // "when unsure, report a contact at t = 0", always
+// Not registered: "a contact at t = 0 for every query" is too blunt to count towards the
+// mutation score; harness/tests/ccd.cpp uses it to show the conservative rule bites.
+struct CcdAlwaysHitFault : CcdPlanted {
   static Result fast(const Query&) {
     return {.hit = true, .toi = 0, .toi_up = std::numeric_limits<double>::quiet_NaN()};
   }

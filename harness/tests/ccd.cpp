@@ -702,7 +702,7 @@ struct LateToi : harness::CcdPair {
 };
 // The review's counterexample: a contact at t = 0 for every query (never a miss, toi
 // always a lower bound). And a kernel whose toi is far too early (half the exact one).
-using AlwaysHit = harness::CcdAlwaysHitFault;  // registered as ccd_planted_always_hit
+using AlwaysHit = harness::CcdAlwaysHitFault;  // not registered: too blunt a fault
 struct EarlyToi : harness::CcdPair {
   static Result fast(const Query& q) {
     auto r = contactbench::reference::ccd(q);
