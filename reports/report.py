@@ -99,10 +99,12 @@ def load_check(path):
         where = f"families[{i}] ({f['family']})"
         for key in COUNT_FIELDS:
             _int(f, key, path, where)
+        if "out_of_domain" in f:
+            _int(f, "out_of_domain", path, where)
         for group in ("by_source", "by_regime"):
             for src, c in _obj(f.get(group, {}), path, f"{where}.{group}").items():
                 _obj(c, path, f"{where}.{group}.{src}")
-                for key in COUNT_FIELDS:
+                for key in COUNT_FIELDS + (("out_of_domain",) if "out_of_domain" in c else ()):
                     _int(c, key, path, f"{where}.{group}.{src}")
         for decision, values in _obj(f.get("coverage", {}), path, f"{where}.coverage").items():
             for value, c in _obj(values, path, f"{where}.coverage.{decision}").items():
@@ -345,9 +347,12 @@ def honest(check):
     return [f for f in check["families"] if "planted_fault_of" not in f]
 
 
+COUNT_HEADERS = ["queries", "agree", "boundary", "false positives", "wrong", "out of domain"]
+
+
 def counts_cells(c):
     return [c["queries"], c["agree"], c["boundary"], c["false_positive"],
-            (c["wrong"], "bad" if c["wrong"] > 0 else "ok")]
+            (c["wrong"], "bad" if c["wrong"] > 0 else "ok"), c.get("out_of_domain", 0)]
 
 
 def largest_errors(fam):
@@ -372,8 +377,8 @@ def summary_html(check, times):
             speed_text = f"{case}: " + (", ".join(p for _, p in phrases) or "no fast entry")
         rows.append([fam["family"], fam.get("agreement", "—")] + counts_cells(fam)
                     + [largest_errors(fam), speed_text])
-    return table(["family", "agreement", "queries", "agree", "boundary", "false positives",
-                  "wrong", "largest error / stated bound", "speed"], rows)
+    return table(["family", "agreement"] + COUNT_HEADERS
+                 + ["largest error / stated bound", "speed"], rows)
 
 
 def family_html(fam, out_dir):
@@ -386,7 +391,7 @@ def family_html(fam, out_dir):
         out.append(paragraph("No continuous fields: all results are compared exactly."))
     if fam.get("by_source"):
         out.append("<h4>By query source</h4>\n")
-        out.append(table(["source", "queries", "agree", "boundary", "false positives", "wrong"],
+        out.append(table(["source"] + COUNT_HEADERS,
                          [[s] + counts_cells(c) for s, c in sorted(fam["by_source"].items())]))
     if fam.get("by_regime"):
         out.append(regime_html(fam))
@@ -409,12 +414,11 @@ def regime_html(fam):
     rows = []
     for tag, c in sorted(fam["by_regime"].items(), key=lambda kv: kv[0].split("=", 1)):
         axis, _, value = tag.partition("=")
-        rows.append([axis, value] + counts_cells(c) + [c.get("out_of_domain", 0)])
+        rows.append([axis, value] + counts_cells(c))
     return ("<h4>By regime of the generated queries</h4>\n"
             + paragraph("Each generated query carries one value per axis; a weak regime shows "
                         "as wrong or boundary counts concentrated in one row.")
-            + table(["axis", "value", "queries", "agree", "boundary", "false positives", "wrong",
-                     "out of domain"], rows))
+            + table(["axis", "value"] + COUNT_HEADERS, rows))
 
 
 def coverage_html(fam):

@@ -139,6 +139,9 @@ class FullReport(unittest.TestCase):
         self.assertIn("<tr><td>shape</td><td>needle</td><td>3000</td><td>2960</td><td>38</td>"
                       "<td>0</td><td class=\"bad\">2</td><td>0</td></tr>", self.page)
         self.assertIn("<tr><td>scale</td><td>1e-3</td><td>9960</td>", self.page)
+        # out-of-domain queries have their own column, in the summary too
+        self.assertIn("<td class=\"bad\">2</td><td>30</td></tr>", self.page)
+        self.assertIn("<th>out of domain</th>", self.page)
 
     def test_coverage_table_flags_unreached(self):
         self.assertIn("<tr><td>region</td><td>edge0</td><td>1200</td><td>310</td><td>322</td></tr>",
