@@ -1,5 +1,6 @@
 #include "cases/common.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -53,6 +54,25 @@ std::string scale_tag(double s) {
   if (!(s > 0) || !std::isfinite(s)) return "invalid";
   const int e = static_cast<int>(std::lround(std::log10(s)));
   return e == 0 ? "1" : "1e" + std::to_string(e);
+}
+
+std::string triangle_shape(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 v[3] = {a, b, c};
+  double angle[3], edge[3];
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 e1 = v[(k + 1) % 3] - v[k], e2 = v[(k + 2) % 3] - v[k];
+    angle[k] = std::atan2(e1.cross(e2).norm(), e1.dot(e2)) * 180 / 3.14159265358979323846;
+    edge[k] = (v[(k + 1) % 3] - v[k]).norm();
+  }
+  const double lo = std::min({angle[0], angle[1], angle[2]});
+  const double hi = std::max({angle[0], angle[1], angle[2]});
+  if (!(lo > 0)) return "degenerate";
+  if (hi - lo <= 15) return "equilateral";
+  if (lo >= 6) return "generic";
+  if (hi < 120) return "needle";
+  const double shortest = std::min({edge[0], edge[1], edge[2]});
+  const double longest = std::max({edge[0], edge[1], edge[2]});
+  return shortest <= longest / 10 ? "sliver" : "cap";
 }
 
 void Where::fail(const std::string& field, const std::string& what) const {

@@ -54,6 +54,13 @@ std::string regime(std::initializer_list<std::pair<std::string_view, std::string
 // The scale tag of a length scale s: "1e-3", "1", "1e3", ... (nearest decade).
 std::string scale_tag(double s);
 
+// The shape tag of a triangle, measured from its angles (theta_min, theta_max) and edges:
+// "equilateral" (theta_max - theta_min <= 15 deg), "generic" (theta_min >= 6 deg), else thin:
+// "needle" (theta_max < 120 deg: one tiny angle opposite a short edge), "sliver" (an angle of
+// at least 120 deg and a shortest edge at most 1/10 of the longest), or "cap" (an angle of at
+// least 120 deg, no such short edge). A collinear triangle is "degenerate".
+std::string triangle_shape(const Vec3& a, const Vec3& b, const Vec3& c);
+
 // Bad input: the message already names file, record/line and field.
 class InputError : public std::runtime_error {
  public:

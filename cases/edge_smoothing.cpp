@@ -231,7 +231,7 @@ Generated<EdgeSmoothingQuery> random_edge_smoothing(Rng& rng) {
     s = uniform_int(rng, 0, 1) ? 0x1p200 : 0x1p-200;
     scale = "beyond_domain";
   }
-  const bool far = uniform_int(rng, 0, 3) == 0;
+  bool far = uniform_int(rng, 0, 3) == 0;
   Vec3 origin;
   for (int i = 0; i < 3; ++i)
     origin[i] = far ? (uniform_int(rng, 0, 1) ? 1 : -1) * uniform(rng, 1, 2) * 0x1p20 * std::max(1.0, s)
@@ -240,10 +240,12 @@ Generated<EdgeSmoothingQuery> random_edge_smoothing(Rng& rng) {
   const auto t2 = planar_triangle(rng, shape);
   std::array<Vec3, 3> corner;
   for (int k = 0; k < 3; ++k) corner[k] = origin + s * (rot * t2[k]);
+  Vec3 n1 = rot.col(2);  // the local frame's normal (rounding apart, the facet's)
   if (collinear(corner[0], corner[1], corner[2])) {  // rounding flattened it: retry by shape
-    for (int k = 0; k < 3; ++k) corner[k] = s * t2[k];  // unrotated, at the origin
+    for (int k = 0; k < 3; ++k) corner[k] = s * t2[k];  // unrotated, at the origin,
+    n1 = Vec3::UnitZ();                                 // so the frame and label follow
+    far = false;
   }
-  const Vec3 n1 = rot.col(2);  // the local frame's normal (rounding apart, the facet's)
   const double size = s * std::max({(t2[1] - t2[0]).norm(), (t2[2] - t2[1]).norm(), (t2[0] - t2[2]).norm()});
   std::array<Vec3, 3> q, out;
   std::array<bool, 3> has, close;
@@ -332,21 +334,20 @@ Eigen::Matrix<long, 3, 3> integer_similarity(Rng& rng) {
 Generated<EdgeSmoothingQuery> degenerate_edge_smoothing(Rng& rng) {
   // Facet 1 = [u, v, w], u = (0,-E,0), v = (0,E,0), w = (-A, yw, 0). Ordinary: E, A in 1..6.
   // Thin (one in three): A = 1 and E = 2^10..2^20, smallest angle down to ~5e-5 degrees; the
-  // apex w near the middle of uv (cap), near v (needle: short edge vw) or beyond v (sliver).
-  std::string shape;
+  // apex w near the middle of uv, near v (short edge vw) or beyond v.
   long E, A, yw;
   if (uniform_int(rng, 0, 2) == 0) {
     E = 1L << uniform_int(rng, 10, 20);
     A = 1;
     const long kind = uniform_int(rng, 0, 2);
-    if (kind == 0) yw = uniform_int(rng, -E / 2, E / 2), shape = "cap";
-    else if (kind == 1) yw = E - uniform_int(rng, 0, 4), shape = "needle";
-    else yw = E + uniform_int(rng, 1, E / 8), shape = "sliver";
+    if (kind == 0) yw = uniform_int(rng, -E / 2, E / 2);
+    else if (kind == 1) yw = E - uniform_int(rng, 0, 4);
+    else yw = E + uniform_int(rng, 1, E / 8);
   } else {
     E = uniform_int(rng, 1, 6), A = uniform_int(rng, 1, 6), yw = uniform_int(rng, -E, E);
-    shape = (E == 3 && A == 5) || (E == 4 && A == 7) ? "equilateral" : "generic";  // never exact
-    if (A == 1 && E >= 5) shape = "needle";
   }
+  // The label is measured, not intended: the facet's own angles decide it.
+  const std::string shape = triangle_shape(Vec3(0, -E, 0), Vec3(0, E, 0), Vec3(-A, yw, 0));
   // Fold directions with rational cosines: n_lim in {+-1, 0, +-3/5, +-4/5, +-5/13, +-12/13}.
   static constexpr long dirs[][2] = {{1, 0}, {0, 1}, {3, 4}, {4, 3}, {5, 12}, {12, 5}};
   long dx, dz;

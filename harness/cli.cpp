@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -141,14 +142,24 @@ void print_mutation(const nlohmann::json& doc) {
     auto& [k, n] = score[f["planted_fault_of"].get<std::string>()];
     k += found;
     ++n;
-    std::string by;
-    for (const char* key : {"by_source", "by_regime"})
+    // Who found it: every source, and the regimes with the most wrong queries.
+    auto finders = [&](const char* key, std::size_t most) {
+      std::vector<std::pair<std::uint64_t, std::string>> hits;
       if (f.contains(key))
         for (const auto& [name, c] : f[key].items())
-          if (c["wrong"].get<std::uint64_t>() > 0)
-            by += fmt::format("{}{} {}", by.empty() ? "" : ", ", name, c["wrong"].get<std::uint64_t>());
-    lines.push_back(fmt::format("  {:<48} {:<9} {}", f["family"].get<std::string>(),
-                                found ? "found" : "SURVIVED", by));
+          if (const auto w = c["wrong"].get<std::uint64_t>(); w > 0) hits.emplace_back(w, name);
+      std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+      std::string out;
+      for (std::size_t i = 0; i < hits.size() && i < most; ++i)
+        out += fmt::format("{}{} {}", out.empty() ? "" : ", ", hits[i].second, hits[i].first);
+      if (hits.size() > most) out += fmt::format(", ... {} more", hits.size() - most);
+      return out;
+    };
+    lines.push_back(fmt::format("  {:<48} {:<9} {}{}{}", f["family"].get<std::string>(),
+                                found ? "found" : "SURVIVED", finders("by_source", 8),
+                                found ? "; most in " : "", finders("by_regime", 4)));
   }
   if (lines.empty()) return;
   fmt::print("mutation score (planted faults found wrong / planted):");

@@ -110,6 +110,18 @@ BOOST_AUTO_TEST_CASE(regime_labels_and_scale_tags) {
   BOOST_TEST(cases::scale_tag(0x1p10) == "1e3");
   BOOST_TEST(cases::scale_tag(1e300) == "1e300");
   BOOST_TEST(cases::scale_tag(-1.0) == "invalid");
+  // Shapes measured from the angles (hand-placed triangles).
+  using cases::Vec3;
+  const double h = std::sqrt(3.0) / 2;
+  BOOST_TEST(cases::triangle_shape(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.5, h, 0)) == "equilateral");
+  BOOST_TEST(cases::triangle_shape(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)) == "generic");  // 45-45-90
+  BOOST_TEST(cases::triangle_shape(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1e-3, 0)) == "needle");  // 0.057 deg
+  BOOST_TEST(cases::triangle_shape(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.5, 1e-3, 0)) == "cap");  // 179.8 deg
+  BOOST_TEST(cases::triangle_shape(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1.01, 1e-3, 0)) == "sliver");
+  BOOST_TEST(cases::triangle_shape(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 0, 0)) == "degenerate");
+  // The facet: 0.18 degrees at the origin, a right angle at (1, 0, 0) -> needle.
+  BOOST_TEST(cases::triangle_shape(Vec3(0, 0, 0), Vec3(1, 0, 0),
+                                   Vec3(0.9999950652018582, 0.0031415874858795635, 0)) == "needle");
 }
 
 BOOST_AUTO_TEST_CASE(comparison_rule) {
