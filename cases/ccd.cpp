@@ -676,14 +676,6 @@ void edge_edge(Draw& d, Local& L) {
   }
 }
 
-// A uniformly random rotation (random generator).
-Eigen::Matrix3d random_rotation(Rng& rng) {
-  std::normal_distribution<double> n(0, 1);
-  Eigen::Quaterniond qr(n(rng), n(rng), n(rng), n(rng));
-  qr.normalize();
-  return qr.toRotationMatrix();
-}
-
 // An exact similarity (degenerate generator): a signed axis permutation, possibly times the
 // integer matrix 3Q (Q orthogonal), so angles, incidences and coplanarity stay exact.
 Eigen::Matrix3d grid_similarity(Rng& rng) {

@@ -95,15 +95,6 @@ Vec3 unit_vector(Rng& rng) {
   }
 }
 
-Eigen::Matrix3d random_rotation(Rng& rng) {
-  for (;;) {
-    Eigen::Quaterniond q(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1),
-                         uniform(rng, -1, 1));
-    const double n = q.norm();
-    if (n > 0.1 && n <= 1) return q.normalized().toRotationMatrix();
-  }
-}
-
 // A triangle of the shape in the plane z = 0, longest edge about 1, smallest angle theta (rad).
 std::array<Vec3, 3> planar_shape(Rng& rng, TriangleShape shape, double theta) {
   switch (shape) {

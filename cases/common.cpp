@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numbers>
 
 namespace contactbench::cases {
 
@@ -41,6 +42,12 @@ double log_uniform(Rng& rng, double lo, double hi) {
   return std::exp(uniform(rng, std::log(lo), std::log(hi)));
 }
 
+Eigen::Matrix3d random_rotation(Rng& rng) {
+  std::normal_distribution<double> g(0, 1);
+  Eigen::Quaterniond q(g(rng), g(rng), g(rng), g(rng));
+  return q.normalized().toRotationMatrix();
+}
+
 std::string regime(std::initializer_list<std::pair<std::string_view, std::string_view>> tags) {
   std::string out;
   for (const auto& [axis, value] : tags) {
@@ -61,7 +68,7 @@ std::string triangle_shape(const Vec3& a, const Vec3& b, const Vec3& c) {
   double angle[3], edge[3];
   for (int k = 0; k < 3; ++k) {
     const Vec3 e1 = v[(k + 1) % 3] - v[k], e2 = v[(k + 2) % 3] - v[k];
-    angle[k] = std::atan2(e1.cross(e2).norm(), e1.dot(e2)) * 180 / 3.14159265358979323846;
+    angle[k] = std::atan2(e1.cross(e2).norm(), e1.dot(e2)) * 180 / std::numbers::pi;
     edge[k] = (v[(k + 1) % 3] - v[k]).norm();
   }
   const double lo = std::min({angle[0], angle[1], angle[2]});

@@ -38,6 +38,9 @@ double pick_scale(Rng& rng);
 // callers with a hard domain limit clamp.
 double log_uniform(Rng& rng, double lo, double hi);
 
+// A uniformly random rotation (a normalised Gaussian quaternion).
+Eigen::Matrix3d random_rotation(Rng& rng);
+
 // A generated query with its regime label: space-separated "axis=value" tags, e.g.
 // "shape=needle config=face place=far scale=1e-3". `check` counts verdicts per tag, so a
 // family's weak regime shows at a glance. Axes in use: shape (triangle quality), config

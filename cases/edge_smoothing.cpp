@@ -192,12 +192,6 @@ std::array<Vec3, 3> planar_triangle(Rng& rng, const std::string& shape) {
   }
 }
 
-Eigen::Matrix3d random_rotation(Rng& rng) {
-  std::normal_distribution<double> g;
-  Eigen::Quaterniond r(g(rng), g(rng), g(rng), g(rng));
-  return r.normalized().toRotationMatrix();
-}
-
 template <class T>
 T pick(Rng& rng, std::initializer_list<std::pair<T, int>> weighted) {
   int total = 0;

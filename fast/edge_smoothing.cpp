@@ -6,14 +6,16 @@
 #include "fast/closest_feature.hpp"
 
 #include <algorithm>
-#include <vector>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace contactbench::fast {
 namespace {
 
 using cases::Region;
+using cases::Vec3;
+using cases::Zone;
 
 // |(b - a) x (c - a)| of facet g, for the bound: the plain cross product, relative error
 // <= ~u R (R = 1 / sin(angle at a)), so within 1e-6 for every R < 1e10. A product that
@@ -23,8 +25,6 @@ double facet_normal_length(const cases::Mesh& m, int g) {
   const double plain = (b - a).cross(c - a).norm();
   return plain > 0 ? plain : std::numeric_limits<double>::min();
 }
-using cases::Vec3;
-using cases::Zone;
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
@@ -347,7 +347,7 @@ EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q, doub
           64 * eps * (kappa + 1 / sin_min)};
 }
 
-bool in_domain(const cases::EdgeSmoothingQuery& q) {
+bool edge_smoothing_in_domain(const cases::EdgeSmoothingQuery& q) {
   // Every coordinate the kernel reads (centre, the facets around the contacted facet's
   // vertices) is 0 or of magnitude in [2^-120, 2^120]: products of up to four differences
   // stay normal and finite, so the relative error analysis of the header applies.

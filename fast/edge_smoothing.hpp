@@ -79,7 +79,7 @@
 // normal carries the generators' error divided by sin_ij), which is finite: ratio > 0 off the
 // polar cone and sin_ij > 0 for a face. The contact point adds that times |centre - vertex|.
 //
-// Domain (in_domain): every coordinate of the centre and of the facets around the contacted
+// Domain (edge_smoothing_in_domain): every coordinate of the centre and of the facets around the contacted
 // facet's vertices is 0 or of magnitude in [2^-120, 2^120]; any radius. Then every nonzero
 // difference is >= 2^-172 and products of up to four of them stay normal (>= 2^-688) and
 // finite (<= 2^488), so the relative error analysis above applies. Outside it the harness
@@ -103,7 +103,7 @@ struct EdgeSmoothingBound {
 };
 // The fast variant's stated domain: every coordinate of the centre and of the facets around
 // the contacted facet's vertices is 0 or of magnitude in [2^-120, 2^120] (any radius).
-bool in_domain(const cases::EdgeSmoothingQuery& q);
+bool edge_smoothing_in_domain(const cases::EdgeSmoothingQuery& q);
 // Accurate unit normal of a triangle (compensated cross product; see the header comment).
 cases::Vec3 facet_unit_normal(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c);
 // The fast variant's threshold for centre_on_facet: 2^-26 M (length).

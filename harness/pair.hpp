@@ -37,7 +37,6 @@
 #include <atomic>
 #include <chrono>
 #include <concepts>
-#include <type_traits>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -244,15 +243,10 @@ bool in_domain(const typename P::Query& q) {
   return true;
 }
 
-// Generated query i: the family's generator with its regime label (a generator that returns
-// a bare query is labelled by nothing).
+// Generated query i with its regime label: the degenerate or the random generator.
 template <class P>
 cases::Generated<typename P::Query> generate(cases::Rng& rng, bool degenerate) {
-  auto g = degenerate ? P::degenerate(rng) : P::random(rng);
-  if constexpr (std::is_same_v<decltype(g), cases::Generated<typename P::Query>>)
-    return g;
-  else
-    return {std::move(g), ""};
+  return degenerate ? P::degenerate(rng) : P::random(rng);
 }
 
 template <class P>

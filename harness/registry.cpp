@@ -20,8 +20,9 @@ const std::vector<Family>& families() {
       make_family<ClosestFeaturePair>(
           Agreement::approximate,
           "fast's region excused only when p's exact distance to that region is within "
-          "32u·kappa·(1+R/L)^2·(L/l) (forward error of the degree-4 side tests); point within that "
-          "+4u·M/L, squared distance within 2·point·(1+R/L)+4u(1+R/L)^2"),
+          "32u·kappa·(1+R/L)^2·(L/l) (forward error of the degree-4 side tests); point within "
+          "32u(1+kappa)(1+R/L)+4u·M/L when the regions agree (plus the region bound for an "
+          "excused neighbour), squared distance within 2·point·(1+R/L)+4u(1+R/L)^2"),
       make_family<CcdPair>(
           Agreement::conservative,
           "never a miss; a false positive is counted only when the exact motion comes within "

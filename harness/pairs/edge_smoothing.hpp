@@ -21,8 +21,8 @@ struct EdgeSmoothingPair {
   static cases::Generated<Query> degenerate(cases::Rng& rng) {
     return cases::degenerate_edge_smoothing(rng);
   }
-  // fast::in_domain: coordinates 0 or of magnitude in [2^-120, 2^120].
-  static bool in_domain(const Query& q) { return fast::in_domain(q); }
+  // The fast kernel's stated domain: coordinates 0 or of magnitude in [2^-120, 2^120].
+  static bool in_domain(const Query& q) { return fast::edge_smoothing_in_domain(q); }
   static std::vector<DecisionSpace> decision_space();
   // Overlap always compared (within fast::edge_smoothing_bound's overlap) and n' always a unit
   // vector. Discrete fields in decision order (region, side, centre_on_facet, zone, adjusted,

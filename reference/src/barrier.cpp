@@ -91,10 +91,7 @@ cases::BarrierResult barrier(const cases::BarrierQuery& q) {
 
 double barrier_active_margin(const cases::BarrierQuery& q) {
   if (std::isinf(q.d)) return std::numeric_limits<double>::infinity();
-  const mpq_class gap = abs(mpq_class(q.d) - mpq_class(q.dhat)) / mpq_class(q.dhat);
-  Mp t(64);
-  mpfr_set_q(t.v, gap.get_mpq_t(), MPFR_RNDU);
-  return mpfr_get_d(t.v, MPFR_RNDU);
+  return exact::up_to_double(abs(mpq_class(q.d) - mpq_class(q.dhat)) / mpq_class(q.dhat));
 }
 
 }  // namespace contactbench::reference

@@ -50,6 +50,17 @@ inline double to_nearest_double(const mpq_class& q) {
 }
 inline double to_nearest_double(const Rational& q) { return to_nearest_double(mpq_class(q.mpq())); }
 
+// The smallest double >= q, for margins: a margin below the true one could excuse a real
+// error. Exact rationals that are doubles stay exact; subnormals and overflow round up too.
+inline double up_to_double(const mpq_class& q) {
+  mpfr_t t;
+  mpfr_init2(t, 53);
+  mpfr_set_q(t, q.get_mpq_t(), MPFR_RNDU);
+  const double v = mpfr_get_d(t, MPFR_RNDU);
+  mpfr_clear(t);
+  return v;
+}
+
 // An upper bound of sqrt(num / den) as a double, for margins: a margin below the true one
 // could excuse a real error, so every step rounds towards +infinity. A square root of a
 // rational is irrational in general, hence MPFR (the quotient is exact up to 256 bits and

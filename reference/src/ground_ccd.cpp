@@ -12,20 +12,7 @@
 namespace contactbench::reference {
 
 using exact::to_nearest_double;  // the one rational-to-double helper (subnormals included)
-
-namespace {
-
-// A margin rounded upward, so it never understates the distance to the boundary.
-double up_to_double(const mpq_class& x) {
-  mpfr_t t;
-  mpfr_init2(t, 53);
-  mpfr_set_q(t, x.get_mpq_t(), MPFR_RNDU);
-  const double v = mpfr_get_d(t, MPFR_RNDU);
-  mpfr_clear(t);
-  return v;
-}
-
-}  // namespace
+using exact::up_to_double;       // margins: never below the exact value
 
 cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q) {
   if (q.py.size() != q.y.size()) throw std::invalid_argument("ground_ccd: y and py sizes differ");
