@@ -1,5 +1,7 @@
 #include "cases/barrier.hpp"
 
+#include "cases/json_input.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -96,7 +98,7 @@ double random_ratio(Rng& rng, long config) {
 
 }  // namespace
 
-Generated<BarrierQuery> random_barrier(Rng& rng) {
+Generated<BarrierQuery> Barrier::random(Rng& rng) {
   BarrierQuery q;
   const long config = uniform_int(rng, 0, 6);  // 5: a few ulps around d̂; 6: near again
   const long params = uniform_int(rng, 0, 3);
@@ -144,7 +146,7 @@ Generated<BarrierQuery> random_barrier(Rng& rng) {
   return {q, label(q)};
 }
 
-Generated<BarrierQuery> degenerate_barrier(Rng& rng) {
+Generated<BarrierQuery> Barrier::degenerate(Rng& rng) {
   BarrierQuery q;
   const long domain = uniform_int(rng, 0, 15);  // 0..12 inside, 13..14 end, 15 outside
   // d̂ either the book's 0.01 (scaled by a power of two) or m·2^-10 on a dyadic grid.
@@ -210,6 +212,51 @@ Generated<BarrierQuery> degenerate_barrier(Rng& rng) {
   if (!(q.d > 0)) q.d = std::numeric_limits<double>::denorm_min();
   if (!std::isfinite(q.d)) q.d = std::numeric_limits<double>::max();
   return {q, label(q)};
+}
+
+std::vector<Named<BarrierQuery>> Barrier::canonical() {
+  // The book's constants (d̂ = 0.01, κ = 1e5, A = 0.25 for n_seg = 4) at distances that
+  // matter: s = 1/2 exactly (0.005 is exactly half of the double 0.01), decades down to
+  // s = 1e-12, s -> 1 from below, the boundary d = d̂ and one ulp either side, and the
+  // smallest height of the square drop (6.388 mm).
+  auto book = [](double d) { return Query{d, 0.01, 1e5, 0.25}; };
+  return {
+      {"half_dhat", book(0.005)},
+      {"tenth_dhat", book(0.001)},
+      {"s_1e-6", book(1e-8)},
+      {"s_1e-12", book(1e-14)},
+      {"s_1_minus_1e-4", book(0.01 * (1 - 1e-4))},
+      {"s_1_minus_1e-8", book(0.01 * (1 - 1e-8))},
+      {"one_ulp_inside", book(std::nextafter(0.01, 0.0))},
+      {"at_dhat", book(0.01)},
+      {"one_ulp_outside", book(std::nextafter(0.01, 1.0))},
+      {"far_above", book(0.5)},
+      {"square_drop_min_height", book(0.0063880713)},
+      {"unit_dhat_half", Query{0.5, 1.0, 1.0, 1.0}},
+      // Beyond the fast domain (out_of_domain; the reference answers): both distances
+      // subnormal with s = 1/2, and the book's s = 1/2 at d̂ = 2^1000.
+      {"subnormal_half", Query{0x1p-1074, 0x1p-1073, 1e5, 0.25}},
+      {"huge_dhat_half", Query{0x1p999, 0x1p1000, 1e5, 0.25}},
+  };
+}
+
+nlohmann::json Barrier::to_json(const Query& q) {
+  return {{"d", q.d}, {"dhat", q.dhat}, {"kappa", q.kappa}, {"area", q.area}};
+}
+
+BarrierQuery Barrier::from_json(const nlohmann::json& j, const Where& w) {
+  reject_unknown_keys(j, {"d", "dhat", "kappa", "area"}, w);
+  Query q;
+  q.d = read_double(j, "d", w);
+  if (j.contains("dhat")) q.dhat = read_double(j, "dhat", w);
+  if (j.contains("kappa")) q.kappa = read_double(j, "kappa", w);
+  if (j.contains("area")) q.area = read_double(j, "area", w);
+  validate(q, w);  // bad input only: the fast domain is in_domain()
+  return q;
+}
+
+nlohmann::json Barrier::to_json(const Result& r) {
+  return {{"active", r.active}, {"value", r.value}, {"gradient", r.gradient}, {"hessian", r.hessian}};
 }
 
 }  // namespace contactbench::cases

@@ -7,6 +7,8 @@
 #pragma once
 #include "cases/common.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -32,7 +34,7 @@ struct BarrierResult {
 };
 
 // The fast kernel's stated domain (fast::barrier_in_domain; derivation of its 10 ULP bound
-// in harness/pairs/barrier.cpp): d̂, κ and A each in [1e-50, 1e50], and, when active
+// in fast/barrier.hpp): d̂, κ and A each in [1e-50, 1e50], and, when active
 // (d < d̂), s = d/d̂ >= 1e-12 (the double quotient). Inside it every intermediate of the
 // fast formula is a normal, finite double: e.g. the Hessian's A·d̂·κ / (2·d·d·d̂) lies within
 // [5e-201, 5e223] and every other product or quotient within [1e-267, 1e275]. Outside it the
@@ -50,16 +52,31 @@ bool barrier_in_fast_domain(const BarrierQuery& q);
 // its magnitudes (subnormal, 1e-300, 1e300), is answered by the reference.
 void validate(const BarrierQuery& q, const Where& where);
 
-// Generators with regime labels. Axes: config (far_below: s in [1e-9, 1e-3]; tiny:
-// s in [1e-12, 1e-9], the largest values; mid: s in [1e-3, 1/2); near: s in [1/2, 1) with
-// 1 - s down to 1e-16, where ln s needs log1p; just_inside / at_dhat / just_outside: d a few
-// ulps from d̂ or exactly d̂; inactive: d > d̂), scale (d̂'s decade), params (book: κ = 1e5,
-// A = 0.25; typical: log-uniform κ in [1, 1e12], A in [1e-6, 1e2]; end: κ, A at the domain
-// ends 1e-50 / 1e50), domain (inside; end: d̂ or s at the edge of the fast domain; outside:
-// subnormal, 1e-300, 1e300 inputs beyond it, answered by the reference only).
-// degenerate: the same configurations on a dyadic grid (d̂ = m·2^e, κ and A powers of two),
-// so d = d̂, s = 1 - 2^-k and s = 2^-k are exact.
-Generated<BarrierQuery> random_barrier(Rng& rng);
-Generated<BarrierQuery> degenerate_barrier(Rng& rng);
+// The family's vocabulary (see cases/common.hpp).
+struct Barrier {
+  using Query = BarrierQuery;
+  using Result = BarrierResult;
+  // The book's constants at the distances that matter (cases/barrier.cpp).
+  static std::vector<Named<Query>> canonical();
+  // Generators with regime labels. Axes: config (far_below: s in [1e-9, 1e-3]; tiny:
+  // s in [1e-12, 1e-9], the largest values; mid: s in [1e-3, 1/2); near: s in [1/2, 1) with
+  // 1 - s down to 1e-16, where ln s needs log1p; just_inside / at_dhat / just_outside: d a
+  // few ulps from d̂ or exactly d̂; inactive: d > d̂), scale (d̂'s decade), params (book:
+  // κ = 1e5, A = 0.25; typical: log-uniform κ in [1, 1e12], A in [1e-6, 1e2]; end: κ, A at
+  // the domain ends 1e-50 / 1e50), domain (inside; end: d̂ or s at the edge of the fast
+  // domain; outside: subnormal, 1e-300, 1e300 inputs beyond it, answered by the reference
+  // only). degenerate: the same configurations on a dyadic grid (d̂ = m·2^e, κ and A powers
+  // of two), so d = d̂, s = 1 - 2^-k and s = 2^-k are exact.
+  static Generated<Query> random(Rng& rng);
+  static Generated<Query> degenerate(Rng& rng);
+  static nlohmann::json to_json(const Query& q);
+  static nlohmann::json to_json(const Result& r);
+  // JSON Lines record {"d": 0.005, "dhat": 0.01, "kappa": 1e5, "area": 0.25}; dhat, kappa
+  // and area default to the book's values; any other key is rejected (a misspelling must
+  // not run with a default). Bad input is one InputError naming the field (validate); any
+  // other magnitude is accepted (the reference answers it; outside the fast domain the
+  // verdict is out_of_domain).
+  static Query from_json(const nlohmann::json& j, const Where& w);
+};
 
 }  // namespace contactbench::cases

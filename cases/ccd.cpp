@@ -184,7 +184,7 @@ std::vector<CcdQuery> read_ccd_csv(const std::string& path, CcdKind kind) {
   return out;
 }
 
-CcdQuery ccd_query_from_json(const nlohmann::json& j, const Where& where) {
+CcdQuery Ccd::from_json(const nlohmann::json& j, const Where& where) {
   if (!j.is_object()) where.fail("", "expected a JSON object");
   reject_unknown_keys(j, {"kind", "x", "ground_truth"}, where);
   CcdQuery q;
@@ -210,7 +210,7 @@ CcdQuery ccd_query_from_json(const nlohmann::json& j, const Where& where) {
   return q;
 }
 
-nlohmann::json to_json(const CcdQuery& q) {
+nlohmann::json Ccd::to_json(const Query& q) {
   nlohmann::json x = nlohmann::json::array();
   // Hex floats: exact round trip through `eval`.
   for (const auto& v : q.x)
@@ -220,7 +220,7 @@ nlohmann::json to_json(const CcdQuery& q) {
   return j;
 }
 
-nlohmann::json to_json(const CcdResult& r) {
+nlohmann::json Ccd::to_json(const Result& r) {
   nlohmann::json j{{"hit", r.hit}, {"toi", r.toi}};
   if (!std::isnan(r.toi_up)) j["toi_up"] = r.toi_up;
   if (r.cut_short) j["cut_short"] = true;
@@ -249,7 +249,8 @@ const std::vector<CcdPublicCount>& ccd_public_counts() {
   return counts;
 }
 
-std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir) {
+std::vector<Named<CcdQuery>> Ccd::public_queries(const std::string& given_dir) {
+  const std::string shared_dir = cases::shared_dir(given_dir);
   namespace fs = std::filesystem;
   const fs::path root = fs::path(shared_dir) / "data" / "ccd-queries";
   const auto incomplete = [&](const std::string& what) {
@@ -265,7 +266,7 @@ std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir) {
   for (const auto& e : fs::directory_iterator(root))
     if (e.is_directory()) scenes.push_back(e.path());
   std::sort(scenes.begin(), scenes.end());
-  std::vector<CcdDataQuery> out;
+  std::vector<Named<CcdQuery>> out;
   std::map<std::string, std::pair<int, int>> found;  // source -> (queries, collisions)
   for (const auto& scene : scenes) {
     for (const CcdKind kind : {CcdKind::vertex_face, CcdKind::edge_edge}) {
@@ -280,8 +281,8 @@ std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir) {
       for (const auto& f : files) {
         const auto qs = read_ccd_csv(f.string(), kind);
         for (std::size_t i = 0; i < qs.size(); ++i) {
-          out.push_back({source, fmt::format("{}/{}:{}", source, f.filename().string(), 8 * i + 1),
-                         qs[i]});
+          out.push_back({fmt::format("{}/{}:{}", source, f.filename().string(), 8 * i + 1), qs[i],
+                         source});
           ++nq;
           nt += qs[i].ground_truth == 1;
         }
@@ -321,7 +322,7 @@ CcdQuery make(CcdKind kind, std::array<Vec3, 4> t0, std::array<Vec3, 4> t1) {
 
 }  // namespace
 
-std::vector<CcdCase> ccd_canonical_cases() {
+std::vector<CcdCase> Ccd::cases() {
   const auto VF = CcdKind::vertex_face;
   const auto EE = CcdKind::edge_edge;
   const Vec3 a(0, 0, 0), b(4, 0, 0), c(0, 4, 0);  // static triangle in z = 0
@@ -388,6 +389,16 @@ std::vector<CcdCase> ccd_canonical_cases() {
   // the x axis at x = 2 when its z at y = 0, (z0 + z1)/2 = (1 - 2t + 1)/2 = 1 - t, is 0: t = 1.
   v.push_back({"ee_tilting", make(EE, {e0, e1, Vec3(2, -1, 1), Vec3(2, 1, 1)}, {e0, e1, Vec3(2, -1, -1), Vec3(2, 1, 1)}), true, 1.0});
   return v;
+}
+
+std::vector<Named<CcdQuery>> Ccd::canonical() {
+  std::vector<Named<Query>> out;
+  for (const auto& c : cases()) {
+    Query q = c.query;
+    q.ground_truth = c.hit ? 1 : 0;  // the reference is held to the hand-derived answer
+    out.push_back({c.name, q});
+  }
+  return out;
 }
 
 
@@ -757,7 +768,7 @@ Generated<CcdQuery> generate(Rng& rng, bool exact) {
 
 }  // namespace
 
-Generated<CcdQuery> random_ccd(Rng& rng) { return generate(rng, false); }
-Generated<CcdQuery> degenerate_ccd(Rng& rng) { return generate(rng, true); }
+Generated<CcdQuery> Ccd::random(Rng& rng) { return generate(rng, false); }
+Generated<CcdQuery> Ccd::degenerate(Rng& rng) { return generate(rng, true); }
 
 }  // namespace contactbench::cases

@@ -78,25 +78,6 @@ std::vector<CcdQuery> read_ccd_csv(const std::string& path, CcdKind kind);
 double parse_exact_rational(const std::string& num, const std::string& den, const Where& where,
                             const std::string& field);
 
-// JSON Lines format for `eval`: {"kind": "vertex-face"|"edge-edge", "x": [[x,y,z] x 8]}
-// with optional "ground_truth": 0/1. Numbers or strings strtod reads completely ("0x1p-3"),
-// through cases::read_vec3; any other key is rejected (cases::reject_unknown_keys).
-CcdQuery ccd_query_from_json(const nlohmann::json& j, const Where& where);
-nlohmann::json to_json(const CcdQuery& q);
-nlohmann::json to_json(const CcdResult& r);
-
-// The public set: every CSV under <shared_dir>/data/ccd-queries, in a fixed order
-// (scene, kind, file). source = "<scene>/<kind>", e.g. "unit-tests/vertex-face".
-// The set is verified complete: every one of the 22 documented <scene>/<kind> folders must
-// hold exactly its documented number of queries (ccd_public_counts; 7,279 in all, the
-// counts table of the folder's README). A missing folder, a missing or extra <scene>/<kind>
-// folder, or a wrong count throws one InputError naming the folder.
-struct CcdDataQuery {
-  std::string source;
-  std::string name;  // "<scene>/<kind>/data_0_0.csv:<first line>"
-  CcdQuery query;
-};
-std::vector<CcdDataQuery> load_ccd_public(const std::string& shared_dir);
 struct CcdPublicCount {
   const char* source;  // "<scene>/<kind>"
   int queries;
@@ -107,24 +88,44 @@ struct CcdPublicCount {
 const std::vector<CcdPublicCount>& ccd_public_counts();
 inline constexpr int ccd_public_total = 7279;
 
-// Hand-made canonical cases with hand-derived answers (exact dyadic inputs).
+// A hand-made canonical case with its hand-derived answer (exact dyadic inputs).
 struct CcdCase {
   std::string name;
   CcdQuery query;
   bool hit;
   double toi;  // exact (a dyadic rational) when hit
 };
-std::vector<CcdCase> ccd_canonical_cases();
 
-// Generators with regime labels (kind, shape, config, place, scale; see cases/ccd.cpp):
-// thin triangles (needles, caps, slivers down to ~1e-4 degrees), near-parallel and parallel
-// edges, contacts in the interior / on an edge / at a vertex, touching at t = 0 or t = 1,
-// grazing, coplanar motion, near misses around the fast bound, far misses, rotating and
-// degenerating primitives, near the origin or far from it, at sizes ~1e-3 .. 1e3 and the
-// extremes (2^+-190 inside the fast domain; 1e-300, 1e300, subnormal outside it).
-// random: rounded doubles (random rotations); degenerate: the same regimes on a dyadic grid,
-// every operation checked exact, so touching, coplanar and parallel stay exact.
-Generated<CcdQuery> random_ccd(Rng& rng);
-Generated<CcdQuery> degenerate_ccd(Rng& rng);
+// The family's vocabulary (see cases/common.hpp).
+struct Ccd {
+  using Query = CcdQuery;
+  using Result = CcdResult;
+  static std::vector<CcdCase> cases();          // hand-derived (cases/ccd.cpp)
+  static std::vector<Named<Query>> canonical();  // cases(), ground_truth = the answer
+  // The public set: every CSV under <shared_dir>/data/ccd-queries, in a fixed order
+  // (scene, kind, file), shared_dir as cases::shared_dir finds it. source = "<scene>/<kind>",
+  // e.g. "unit-tests/vertex-face".
+  // The set is verified complete: every one of the 22 documented <scene>/<kind> folders must
+  // hold exactly its documented number of queries (ccd_public_counts; 7,279 in all, the
+  // counts table of the folder's README). A missing folder, a missing or extra <scene>/<kind>
+  // folder, or a wrong count throws one InputError naming the folder.
+  static std::vector<Named<Query>> public_queries(const std::string& shared_dir);
+  // Generators with regime labels (kind, shape, config, place, scale; see cases/ccd.cpp):
+  // thin triangles (needles, caps, slivers down to ~1e-4 degrees), near-parallel and parallel
+  // edges, contacts in the interior / on an edge / at a vertex, touching at t = 0 or t = 1,
+  // grazing, coplanar motion, near misses around the fast bound, far misses, rotating and
+  // degenerating primitives, near the origin or far from it, at sizes ~1e-3 .. 1e3 and the
+  // extremes (2^+-190 inside the fast domain; 1e-300, 1e300, subnormal outside it).
+  // random: rounded doubles (random rotations); degenerate: the same regimes on a dyadic grid,
+  // every operation checked exact, so touching, coplanar and parallel stay exact.
+  static Generated<Query> random(Rng& rng);
+  static Generated<Query> degenerate(Rng& rng);
+  // JSON Lines format for `eval`: {"kind": "vertex-face"|"edge-edge", "x": [[x,y,z] x 8]}
+  // with optional "ground_truth": 0/1. Numbers or strings strtod reads completely ("0x1p-3"),
+  // through cases::read_vec3; any other key is rejected (cases::reject_unknown_keys).
+  static Query from_json(const nlohmann::json& j, const Where& where);
+  static nlohmann::json to_json(const Query& q);
+  static nlohmann::json to_json(const Result& r);
+};
 
 }  // namespace contactbench::cases

@@ -24,7 +24,7 @@ double longest_edge(const ClosestFeatureQuery& q) {
   return std::max({(q.b - q.a).norm(), (q.c - q.b).norm(), (q.a - q.c).norm()});
 }
 
-ClosestFeatureQuery closest_feature_query_from_json(const nlohmann::json& j, const Where& where) {
+ClosestFeatureQuery ClosestFeature::from_json(const nlohmann::json& j, const Where& where) {
   reject_unknown_keys(j, {"p", "a", "b", "c"}, where);
   ClosestFeatureQuery q{read_vec3(j, "p", where), read_vec3(j, "a", where),
                         read_vec3(j, "b", where), read_vec3(j, "c", where)};
@@ -33,43 +33,72 @@ ClosestFeatureQuery closest_feature_query_from_json(const nlohmann::json& j, con
   return q;
 }
 
-nlohmann::json to_json(const ClosestFeatureQuery& q) {
+nlohmann::json ClosestFeature::to_json(const Query& q) {
+  using cases::to_json;
   return {{"p", to_json(q.p)}, {"a", to_json(q.a)}, {"b", to_json(q.b)}, {"c", to_json(q.c)}};
 }
 
-nlohmann::json to_json(const ClosestFeatureResult& r) {
-  nlohmann::json j = {{"point", to_json(r.point)},
+nlohmann::json ClosestFeature::to_json(const Result& r) {
+  nlohmann::json j = {{"point", cases::to_json(r.point)},
                       {"squared_distance", r.squared_distance},
                       {"region", to_string(r.region)}};
   if (!std::isnan(r.margin)) j["margin"] = r.margin;
   return j;
 }
 
-std::string closest_feature_cases_path() {
-  return std::string(CONTACTBENCH_SOURCE_DIR) + "/cases/data/closest_feature.json";
+std::vector<ClosestFeatureCase> ClosestFeature::cases() {
+  // T1 = the right triangle (0,0,0), (4,0,0), (0,4,0); T2 = (0,0,0), (4,0,0), (-2,2,0),
+  // obtuse at a. Answers derived by hand; every coordinate, closest point and squared
+  // distance is an exact double.
+  return {
+      {"face_above_interior", {{1, 1, 3}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::face, {1, 1, 0}, 9, false},
+      {"edge0_outside", {{2, -1, 1}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::edge0, {2, 0, 0}, 2, false},
+      {"edge1_outside_in_plane", {{3, 3, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::edge1, {2, 2, 0}, 2, false},
+      {"edge2_outside_below", {{-2, 1, -1}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::edge2, {0, 1, 0}, 5, false},
+      {"vertex0_outside", {{-1, -1, 2}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex0, {0, 0, 0}, 6, false},
+      {"vertex1_outside", {{5, -1, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex1, {4, 0, 0}, 2, false},
+      {"vertex2_outside", {{-1, 5, 1}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex2, {0, 4, 0}, 3, false},
+      {"exactly_above_vertex0", {{0, 0, 1}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex0, {0, 0, 0}, 1, true},
+      {"on_vertex0_edge0_boundary_plane", {{0, -1, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex0, {0, 0, 0}, 1, true},
+      {"exactly_above_edge0", {{2, 0, 5}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::edge0, {2, 0, 0}, 25, true},
+      {"in_plane_inside", {{1, 1, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::face, {1, 1, 0}, 0, false},
+      {"on_edge0", {{2, 0, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::edge0, {2, 0, 0}, 0, true},
+      {"on_vertex1", {{4, 0, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex1, {4, 0, 0}, 0, true},
+      {"exactly_above_edge1_midpoint", {{2, 2, 7}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::edge1, {2, 2, 0}, 49, true},
+      {"on_vertex2_edge1_boundary_plane", {{1, 5, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex2, {0, 4, 0}, 2, true},
+      {"on_vertex1_edge1_boundary_plane", {{5, 1, 0}, {0, 0, 0}, {4, 0, 0}, {0, 4, 0}},
+       Region::vertex1, {4, 0, 0}, 2, true},
+      {"obtuse_vertex0_boundary_plane", {{-1, -1, 1}, {0, 0, 0}, {4, 0, 0}, {-2, 2, 0}},
+       Region::vertex0, {0, 0, 0}, 3, true},
+      {"obtuse_edge2_outside", {{-2, 0, 0}, {0, 0, 0}, {4, 0, 0}, {-2, 2, 0}},
+       Region::edge2, {-1, 1, 0}, 2, false},
+      {"tilted_face_centroid", {{2, 2, 2}, {3, 0, 0}, {0, 3, 0}, {0, 0, 3}},
+       Region::face, {1, 1, 1}, 3, false},
+      {"face_above_translated", {{1025, -2047, 515}, {1024, -2048, 512}, {1028, -2048, 512}, {1024, -2044, 512}},
+       Region::face, {1025, -2047, 512}, 9, false},
+      {"edge0_outside_scaled_2^-10", {{0x1p-9, -0x1p-10, 0x1p-10}, {0, 0, 0}, {0x1p-8, 0, 0}, {0, 0x1p-8, 0}},
+       Region::edge0, {0.001953125, 0, 0}, 1.9073486328125e-06, false},
+  };
 }
 
-std::vector<ClosestFeatureCase> load_closest_feature_cases(const std::string& path) {
-  const auto doc = read_json_file(path);
-  const Where top{path, ""};
-  if (doc.value("family", "") != "closest_feature")
-    top.fail("family", "expected \"closest_feature\"");
-  const auto& list = require(doc, "cases", top);
-  if (!list.is_array()) top.fail("cases", "expected an array");
-  std::vector<ClosestFeatureCase> out;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const auto& c = list[i];
-    const std::string name = c.is_object() ? c.value("name", "") : "";
-    const Where where{path, fmt::format("case {} (\"{}\")", i, name)};
-    if (name.empty()) where.fail("name", "missing or empty");
-    const auto& expect = require(c, "expect", where);
-    const auto& region = require(expect, "region", where, "expect.");
-    if (!region.is_string()) where.fail("expect.region", "expected a string");
-    out.push_back({name, closest_feature_query_from_json(require(c, "query", where), where),
-                   region_from_string(region, where, "expect.region"),
-                   read_vec3(expect, "point", where, "expect."),
-                   read_nonnegative(expect, "squared_distance", where, "expect.")});
-  }
+std::vector<Named<ClosestFeatureQuery>> ClosestFeature::canonical() {
+  std::vector<Named<Query>> out;
+  for (const auto& c : cases()) out.push_back({c.name, c.query});
   return out;
 }
 
@@ -200,7 +229,7 @@ std::pair<double, std::string> pick_scale_tagged(Rng& rng) {
 
 }  // namespace
 
-Generated<ClosestFeatureQuery> random_closest_feature(Rng& rng) {
+Generated<ClosestFeatureQuery> ClosestFeature::random(Rng& rng) {
   auto [s, stag] = pick_scale_tagged(rng);
   const TriangleShape shape = pick_shape(rng, true);
   const long uc = uniform_int(rng, 0, 19);
@@ -216,8 +245,10 @@ Generated<ClosestFeatureQuery> random_closest_feature(Rng& rng) {
   const double offset = far ? log_uniform(rng, 1e3, 1e9) * s : uniform(rng, 0, 1) * s;
   // Subnormal coordinates keep a few bits only: a thin shape would collapse.
   const TriangleShape sh = stag == "subnormal" ? TriangleShape::generic : shape;
-  return {shaped_closest_feature(rng, sh, config, thin_angle_deg(rng), s, offset),
-          regime({{"shape", to_string(sh)},
+  const auto q = shaped_closest_feature(rng, sh, config, thin_angle_deg(rng), s, offset);
+  // At 1e300 a point placed beyond the triangle can overflow: not a valid query, draw again.
+  if (!(q.p.allFinite() && q.a.allFinite() && q.b.allFinite() && q.c.allFinite())) return random(rng);
+  return {q, regime({{"shape", to_string(sh)},
                   {"config", to_string(config)},
                   {"place", far ? "far" : "origin"},
                   {"scale", stag}})};
@@ -294,7 +325,7 @@ ClosestFeatureQuery rounded_boundary_query(Rng& rng, TriangleShape shape, double
 
 }  // namespace
 
-Generated<ClosestFeatureQuery> degenerate_closest_feature(Rng& rng) {
+Generated<ClosestFeatureQuery> ClosestFeature::degenerate(Rng& rng) {
   const TriangleShape shape = pick_shape(rng, false);
   // Power-of-two scales only (exact); the domain ends and beyond as in random.
   auto [s, stag] = pick_scale_tagged(rng);
@@ -309,6 +340,8 @@ Generated<ClosestFeatureQuery> degenerate_closest_feature(Rng& rng) {
       q = {q.p + t, q.a + t, q.b + t, q.c + t};
       if (exactly_collinear(q.a, q.b, q.c)) q = rounded_boundary_query(rng, sh, s);  // rare
     }
+    // At 1e300 the constructed point can overflow: not a valid query, draw again.
+    if (!(q.p.allFinite() && q.a.allFinite() && q.b.allFinite() && q.c.allFinite())) return degenerate(rng);
     return {q, regime({{"shape", to_string(sh)}, {"config", "rounded_boundary"},
                        {"place", far ? "far" : "origin"}, {"scale", stag}})};
   }

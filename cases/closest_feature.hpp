@@ -41,24 +41,15 @@ struct ClosestFeatureResult {
 // The triangle's longest edge length: the length scale of a query.
 double longest_edge(const ClosestFeatureQuery& q);
 
-// Validating JSON reader (fields p, a, b, c; numbers or exact strings such as "0x1p-3").
-// Rejects unknown keys, NaN/Inf, wrong types and exactly collinear triangles (decided
-// exactly). Every other finite double is valid: subnormal, 1e-300 and 1e300 coordinates
-// included (the fast variant's narrower domain is fast::closest_feature_in_domain).
-ClosestFeatureQuery closest_feature_query_from_json(const nlohmann::json& j, const Where& where);
-nlohmann::json to_json(const ClosestFeatureQuery& q);
-nlohmann::json to_json(const ClosestFeatureResult& r);
-
-// A canonical case with its hand-derived expectation (cases/data/closest_feature.json).
+// A canonical case with its hand-derived answer.
 struct ClosestFeatureCase {
   std::string name;
   ClosestFeatureQuery query;
   Region region;
   Vec3 point;
   double squared_distance;
+  bool on_boundary;  // p exactly on a region boundary: the reference's margin is 0
 };
-std::vector<ClosestFeatureCase> load_closest_feature_cases(const std::string& path);
-std::string closest_feature_cases_path();  // the catalogue shipped in cases/data
 
 // Triangle shapes of the generators (regime axis "shape"). Thin shapes have a smallest
 // angle log-uniform in [5e-5, 6] degrees (aspect ratio up to ~1e6):
@@ -81,19 +72,33 @@ const char* to_string(ContactConfig c);
 ClosestFeatureQuery shaped_closest_feature(Rng& rng, TriangleShape shape, ContactConfig config,
                                            double theta_deg, double scale, double offset);
 
-// Generators, each query labelled shape/config/place/scale.
-// random: shapes equilateral, generic, needle, cap, sliver; configurations as ContactConfig;
-// place origin or far (translated by 1e3 to 1e9 times the triangle's size, e.g. a
-// size-1e-3 triangle at 1e6); scale 1e-3, 1, 1e3, the ends of the fast variant's domain
-// (domain_min = 2^-190, domain_max = 2^240) and beyond it (1e-300, 1e300, subnormal), which
-// check counts as out_of_domain for fast while the reference answers.
-// degenerate: dyadic grid so that boundaries are exact in double (verified exactly, else
-// redrawn): p exactly on a region boundary plane, above an edge or a vertex, above the open
-// face, in the plane, on the closed triangle, near a vertex; shapes generic, needle, cap,
-// sliver (grid offsets down to 2^-21); translated far as far as stays exact; power-of-two
-// scales including the domain ends and 1e-300 / 1e300. A fifth of the degenerate queries are
-// instead within rounding of a boundary of a generic or thin triangle (rounded_boundary).
-Generated<ClosestFeatureQuery> random_closest_feature(Rng& rng);
-Generated<ClosestFeatureQuery> degenerate_closest_feature(Rng& rng);
+// The family's vocabulary (see cases/common.hpp).
+struct ClosestFeature {
+  using Query = ClosestFeatureQuery;
+  using Result = ClosestFeatureResult;
+  static std::vector<ClosestFeatureCase> cases();  // hand-derived (cases/closest_feature.cpp)
+  static std::vector<Named<Query>> canonical();    // cases(), by name
+  // Generators, each query labelled shape/config/place/scale.
+  // random: shapes equilateral, generic, needle, cap, sliver; configurations as ContactConfig;
+  // place origin or far (translated by 1e3 to 1e9 times the triangle's size, e.g. a
+  // size-1e-3 triangle at 1e6); scale 1e-3, 1, 1e3, the ends of the fast variant's domain
+  // (domain_min = 2^-190, domain_max = 2^240) and beyond it (1e-300, 1e300, subnormal), which
+  // check counts as out_of_domain for fast while the reference answers.
+  // degenerate: dyadic grid so that boundaries are exact in double (verified exactly, else
+  // redrawn): p exactly on a region boundary plane, above an edge or a vertex, above the open
+  // face, in the plane, on the closed triangle, near a vertex; shapes generic, needle, cap,
+  // sliver (grid offsets down to 2^-21); translated far as far as stays exact; power-of-two
+  // scales including the domain ends and 1e-300 / 1e300. A fifth of the degenerate queries are
+  // instead within rounding of a boundary of a generic or thin triangle (rounded_boundary).
+  static Generated<Query> random(Rng& rng);
+  static Generated<Query> degenerate(Rng& rng);
+  static nlohmann::json to_json(const Query& q);
+  static nlohmann::json to_json(const Result& r);  // margin only when set (reference)
+  // Validating JSON reader (fields p, a, b, c; numbers or exact strings such as "0x1p-3").
+  // Rejects unknown keys, NaN/Inf, wrong types and exactly collinear triangles (decided
+  // exactly). Every other finite double is valid: subnormal, 1e-300 and 1e300 coordinates
+  // included (the fast variant's narrower domain is fast::closest_feature_in_domain).
+  static Query from_json(const nlohmann::json& j, const Where& where);
+};
 
 }  // namespace contactbench::cases

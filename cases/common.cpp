@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <numbers>
 
@@ -19,6 +20,12 @@ Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view gene
   std::seed_seq seq{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32),
                     static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(seed)};
   return Rng(seq);
+}
+
+std::string shared_dir(const std::string& given) {
+  if (!given.empty()) return given;
+  if (const char* env = std::getenv("CONTACTBENCH_SHARED")) return env;
+  return std::string(CONTACTBENCH_SOURCE_DIR) + "/../shared";
 }
 
 double uniform(Rng& rng, double lo, double hi) {

@@ -1,5 +1,12 @@
-// Shared vocabulary of every family: vectors, random streams, dyadic grids and the one
-// error type for bad input. Depends on Eigen only.
+// Shared vocabulary of every family: vectors, random streams, dyadic grids, named and
+// generated queries, the shared-data folder and the one error type for bad input.
+// Depends on Eigen only.
+//
+// Each family's vocabulary lives in cases/<stem>.hpp: its query and result types and a
+// struct named for the family (cases::Barrier, cases::Ccd, ...) that the harness's
+// Pair<V> reads: Query, Result, canonical() (the hand-made cases, in C++, each with a name),
+// random(rng) and degenerate(rng) (generators with regime labels), to_json(query),
+// to_json(result) and from_json(json, where) (the validating JSON Lines reader).
 #pragma once
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -40,6 +47,18 @@ double log_uniform(Rng& rng, double lo, double hi);
 
 // A uniformly random rotation (a normalised Gaussian quaternion).
 Eigen::Matrix3d random_rotation(Rng& rng);
+
+// A query with a name (canonical cases) or a source label (data-set entries).
+template <class Q>
+struct Named {
+  std::string name;
+  Q query;
+  std::string source = "canonical";  // by_source key in the statistics
+};
+
+// The shared folder (../shared: sources and public data sets): `given` when not empty, else
+// $CONTACTBENCH_SHARED, else <source dir>/../shared.
+std::string shared_dir(const std::string& given = "");
 
 // A generated query with its regime label: space-separated "axis=value" tags, e.g.
 // "shape=needle config=face place=far scale=1e-3". `check` counts verdicts per tag, so a

@@ -112,8 +112,8 @@ std::shared_ptr<const Mesh> smoothing_patch(const Vec3& a, const Vec3& b, const 
   return std::make_shared<const Mesh>(std::move(p.v), std::move(p.f), Where{"patch", ""});
 }
 
-std::vector<std::pair<std::string, EdgeSmoothingQuery>> canonical_edge_smoothing() {
-  std::vector<std::pair<std::string, EdgeSmoothingQuery>> out;
+std::vector<Named<EdgeSmoothingQuery>> EdgeSmoothing::canonical() {
+  std::vector<Named<EdgeSmoothingQuery>> out;
   const std::array<bool, 3> all{true, true, true}, none{false, false, false};
   // Facet 1 = [u, v, w] with u = (0,-2,0), v = (0,2,0), w = (-2,0,0); edge0 = uv on x = 0.
   auto patch = [&](long dx, long dz, std::array<bool, 3> has, std::array<bool, 3> close) {
@@ -121,7 +121,7 @@ std::vector<std::pair<std::string, EdgeSmoothingQuery>> canonical_edge_smoothing
     return smoothing_patch(fr.u, fr.v, fr.w, fr.q, has, close);
   };
   auto add = [&](std::string name, std::shared_ptr<const Mesh> m, const Vec3& c, double r) {
-    out.emplace_back(std::move(name), make_query(std::move(m), 0, c, r));
+    out.push_back({std::move(name), make_query(std::move(m), 0, c, r)});
   };
   const auto convex45 = patch(4, -3, all, none);  // n2 = (3, 0, 4)/5, n_lim = 4/5, o_lim = 3/5
   add("face_front", convex45, Vec3(-0.5, 0, 1), 1.5);
@@ -206,7 +206,7 @@ T pick(Rng& rng, std::initializer_list<std::pair<T, int>> weighted) {
 
 }  // namespace
 
-Generated<EdgeSmoothingQuery> random_edge_smoothing(Rng& rng) {
+Generated<EdgeSmoothingQuery> EdgeSmoothing::random(Rng& rng) {
   static const std::string shapes[] = {"equilateral", "generic", "needle", "cap", "sliver"};
   const std::string& shape = pick<std::string>(
       rng, {{shapes[0], 1}, {shapes[1], 3}, {shapes[2], 2}, {shapes[3], 2}, {shapes[4], 2}});
@@ -325,7 +325,7 @@ Eigen::Matrix<long, 3, 3> integer_similarity(Rng& rng) {
 }
 }  // namespace
 
-Generated<EdgeSmoothingQuery> degenerate_edge_smoothing(Rng& rng) {
+Generated<EdgeSmoothingQuery> EdgeSmoothing::degenerate(Rng& rng) {
   // Facet 1 = [u, v, w], u = (0,-E,0), v = (0,E,0), w = (-A, yw, 0). Ordinary: E, A in 1..6.
   // Thin (one in three): A = 1 and E = 2^10..2^20, smallest angle down to ~5e-5 degrees; the
   // apex w near the middle of uv, near v (short edge vw) or beyond v.
@@ -442,14 +442,14 @@ Generated<EdgeSmoothingQuery> degenerate_edge_smoothing(Rng& rng) {
                   {"scale", scale_tag(base)}})};
 }
 
-nlohmann::json edge_smoothing_query_to_json(const EdgeSmoothingQuery& q) {
+nlohmann::json EdgeSmoothing::to_json(const Query& q) {
   return {{"centre", {q.centre.x(), q.centre.y(), q.centre.z()}},
           {"radius", q.radius},
           {"facet", q.facet},
           {"mesh", q.mesh->to_json()}};
 }
 
-EdgeSmoothingQuery edge_smoothing_query_from_json(const nlohmann::json& j, const Where& where) {
+EdgeSmoothingQuery EdgeSmoothing::from_json(const nlohmann::json& j, const Where& where) {
   if (!j.is_object()) where.fail("", "query must be a JSON object");
   reject_unknown_keys(j, {"centre", "radius", "facet", "mesh"}, where);
   EdgeSmoothingQuery q;
@@ -462,7 +462,7 @@ EdgeSmoothingQuery edge_smoothing_query_from_json(const nlohmann::json& j, const
   return q;
 }
 
-nlohmann::json edge_smoothing_result_to_json(const EdgeSmoothingResult& r) {
+nlohmann::json EdgeSmoothing::to_json(const Result& r) {
   return {{"region", to_string(r.region)},
           {"side", r.side},
           {"zone", to_string(r.zone)},

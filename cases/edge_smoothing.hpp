@@ -98,22 +98,6 @@ struct EdgeSmoothingResult {
 // contradiction is an InputError naming the vertex (checked when the mesh is built).
 std::vector<std::pair<int, int>> oriented_fan(const Mesh& m, int f, int v);
 
-// Canonical hand-made cases, one per decision the README names (see the .cpp).
-std::vector<std::pair<std::string, EdgeSmoothingQuery>> canonical_edge_smoothing();
-// Random patch (facet with folded neighbours and closed vertex fans, some boundary edges,
-// random orientation flips) and a sphere near a random feature, labelled with its regime:
-// shape (equilateral, generic, needle, cap, sliver: smallest angle 1e-4..6 degrees),
-// config (face, edge_blue/red/green/open, vertex, grazing, deep, in_plane), place (origin,
-// far: ~2^20 max(1, scale) away), scale (1e-3, 1, 1e3; extreme: 2^-90, 2^90).
-Generated<EdgeSmoothingQuery> random_edge_smoothing(Rng& rng);
-// Integer geometry under exact similarities and dyadic scales: flat neighbours, right
-// angles, dihedral cosines 3/5, 4/5, 5/13, 12/13 (both signs), centres exactly on the
-// blue/red and red/green boundaries, exactly in the facet's plane, exactly above the edge,
-// contact points exactly at edge end points, directions exactly on vertex-cone faces; thin
-// facets (caps, needles, slivers down to ~5e-5 degrees) with exact face contacts and centres
-// exactly on the facet (face, edge, vertex); far placements (2^36..2^40). Labelled.
-Generated<EdgeSmoothingQuery> degenerate_edge_smoothing(Rng& rng);
-
 // Builds the local patch used by the generators: facet [a, b, c] (index 0 before shuffling)
 // and, per edge k with has[k], the neighbour across it with apex q[k] (consistently
 // oriented), plus, per vertex with both neighbours present and close[k], the facet that
@@ -123,8 +107,28 @@ std::shared_ptr<const Mesh> smoothing_patch(const Vec3& a, const Vec3& b, const 
                                             const std::array<bool, 3>& has,
                                             const std::array<bool, 3>& close);
 
-nlohmann::json edge_smoothing_query_to_json(const EdgeSmoothingQuery& q);
-EdgeSmoothingQuery edge_smoothing_query_from_json(const nlohmann::json& j, const Where& where);
-nlohmann::json edge_smoothing_result_to_json(const EdgeSmoothingResult& r);
+// The family's vocabulary (see cases/common.hpp).
+struct EdgeSmoothing {
+  using Query = EdgeSmoothingQuery;
+  using Result = EdgeSmoothingResult;
+  // Canonical hand-made cases, one per decision the README names (see the .cpp).
+  static std::vector<Named<Query>> canonical();
+  // Random patch (facet with folded neighbours and closed vertex fans, some boundary edges,
+  // random orientation flips) and a sphere near a random feature, labelled with its regime:
+  // shape (equilateral, generic, needle, cap, sliver: smallest angle 1e-4..6 degrees),
+  // config (face, edge_blue/red/green/open, vertex, grazing, deep, in_plane), place (origin,
+  // far: ~2^20 max(1, scale) away), scale (1e-3, 1, 1e3; extreme: 2^-90, 2^90).
+  static Generated<Query> random(Rng& rng);
+  // Integer geometry under exact similarities and dyadic scales: flat neighbours, right
+  // angles, dihedral cosines 3/5, 4/5, 5/13, 12/13 (both signs), centres exactly on the
+  // blue/red and red/green boundaries, exactly in the facet's plane, exactly above the edge,
+  // contact points exactly at edge end points, directions exactly on vertex-cone faces; thin
+  // facets (caps, needles, slivers down to ~5e-5 degrees) with exact face contacts and centres
+  // exactly on the facet (face, edge, vertex); far placements (2^36..2^40). Labelled.
+  static Generated<Query> degenerate(Rng& rng);
+  static nlohmann::json to_json(const Query& q);
+  static nlohmann::json to_json(const Result& r);
+  static Query from_json(const nlohmann::json& j, const Where& where);
+};
 
 }  // namespace contactbench::cases

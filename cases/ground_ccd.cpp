@@ -1,5 +1,7 @@
 #include "cases/ground_ccd.hpp"
 
+#include "cases/json_input.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -139,7 +141,7 @@ Generated<GroundCcdQuery> domain_end(Rng& rng) {
 
 }  // namespace
 
-Generated<GroundCcdQuery> random_ground_ccd(Rng& rng) {
+Generated<GroundCcdQuery> GroundCcd::random(Rng& rng) {
   const long domain = uniform_int(rng, 0, 31);  // 0..29 inside, 30 end, 31 outside
   if (domain == 31) return outside(rng);
   if (domain == 30) return domain_end(rng);
@@ -194,7 +196,7 @@ Generated<GroundCcdQuery> random_ground_ccd(Rng& rng) {
   return labelled(q, configs[config], scale, place == 2 ? "far" : place == 3 ? "high" : "origin");
 }
 
-Generated<GroundCcdQuery> degenerate_ground_ccd(Rng& rng) {
+Generated<GroundCcdQuery> GroundCcd::degenerate(Rng& rng) {
   const long domain = uniform_int(rng, 0, 31);  // 0..29 grid, 30..31 beyond the domain
   if (domain >= 30) {
     // Exact subnormal grid: heights and velocities k·2^-1074, ties and touching exact.
@@ -292,6 +294,46 @@ Generated<GroundCcdQuery> degenerate_ground_ccd(Rng& rng) {
     q.py.push_back(p);
   }
   return labelled(q, configs[config], scale, place == 3 ? "far" : "origin");
+}
+
+std::vector<Named<GroundCcdQuery>> GroundCcd::canonical() {
+  using V = std::vector<double>;
+  return {
+      // The square's bottom row (y = -0.5) in free fall towards y = -1: 0.9·0.5/0.6 = 0.75.
+      {"bottom_row_falling", {-1, V{-0.5, -0.5, -0.5, -0.5, -0.5}, V{-0.6, -0.6, -0.6, -0.6, -0.6}}},
+      {"no_downward_motion", {-1, V{-0.5, -0.25, 0.0}, V{0.0, 0.1, 0.0}}},
+      {"touches_exactly_at_1", {-1, V{-0.5}, V{-0.5}}},       // raw ratio 1: alpha 0.9
+      {"node_at_dhat", {0, V{0.01, 0.02}, V{-0.01, -0.01}}},  // node exactly d̂ above ground
+      {"exact_tie_two_nodes", {-1, V{-0.75, -0.5}, V{-0.5, -1.0}}},  // equal ratios 1/2
+      {"capped_slow_approach", {-1, V{-0.5}, V{-0.25}}},      // 0.9·2 > 1: alpha 1
+      {"near_cap", {-1, V{-0.5}, V{-0.45}}},                  // 0.9·0.5/0.45 ~ 1: the cap decision
+      {"deep_penetrating_step", {-1, V{-0.99, -0.5}, V{-1.0, -1.0}}},
+      {"cap_exact", {0, V{0.625}, V{-0.5625}}},  // 9/10 · 10/9 = 1 exactly: not below the cap
+      // Beyond the fast domain (out_of_domain; the reference answers exactly): subnormal
+      // heights (candidate 9/10 · 3/4), and a gap 2e308 that overflows in double.
+      {"subnormal_heights", {0, V{0x3p-1074}, V{-0x4p-1074}}},
+      {"gap_beyond_doubles", {-1e308, V{1e308}, V{-1e308}}},
+  };
+}
+
+nlohmann::json GroundCcd::to_json(const Query& q) {
+  return {{"y_ground", q.y_ground}, {"y", q.y}, {"py", q.py}};
+}
+
+GroundCcdQuery GroundCcd::from_json(const nlohmann::json& j, const Where& w) {
+  reject_unknown_keys(j, {"y_ground", "y", "py"}, w);
+  Query q;
+  if (j.contains("y_ground")) q.y_ground = read_double(j, "y_ground", w);
+  q.y = read_double_array(j, "y", w);
+  q.py = read_double_array(j, "py", w);
+  validate(q, w);  // bad input only: the fast domain is in_domain()
+  return q;
+}
+
+nlohmann::json GroundCcd::to_json(const Result& r) {
+  nlohmann::json j = {{"alpha", r.alpha}, {"binding", r.binding}};
+  if (!std::isnan(r.margin)) j["margin"] = r.margin;  // reference only
+  return j;
 }
 
 }  // namespace contactbench::cases

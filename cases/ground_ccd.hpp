@@ -7,6 +7,8 @@
 #pragma once
 #include "cases/common.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <limits>
 #include <vector>
 
@@ -36,7 +38,7 @@ struct GroundCcdResult {
 };
 
 // The fast variant's stated domain (fast::ground_ccd_in_domain; its bounds are derived in
-// harness/pairs/ground_ccd.cpp): |y_ground|, |y_i|, |p_i| <= 1e300; every node at least
+// fast/ground_ccd.hpp): |y_ground|, |y_i|, |p_i| <= 1e300; every node at least
 // 1e-300 above the ground (y_i - y_ground in double); and for p_i < 0,
 // (y_i - y_ground) / -p_i >= 1e-300. Then no difference overflows, every candidate
 // 0.9 (y_g - y_i) / p_i is a normal double or exceeds 1, and alpha > 0. Outside it the
@@ -52,18 +54,33 @@ bool ground_ccd_in_fast_domain(const GroundCcdQuery& q);
 // below the ground has already penetrated). Any magnitude is otherwise valid.
 void validate(const GroundCcdQuery& q, const Where& where);
 
-// Generators with regime labels. Axes: config (mixed; approaching: every node moves down;
-// receding: none does; resting: p = +0 / -0; grazing: |p| << height, capped; deep:
-// |p| >> height, tiny alpha; near_cap: a candidate within 1e-16..1e-2 of the cap 1;
-// cap_exact: a candidate exactly 1 (dyadic 10/9 ratio); near_tie / tie: two nodes' candidates
-// within a relative 1e-16..1e-3, or exactly equal; touching: raw step exactly to the
-// ground (alpha 0.9); at_dhat: nodes exactly 0.01 above a ground at 0; on_ground: nodes one
-// ulp above the ground, resting or moving by ulps), nodes (1, few: 2-8,
-// many: 9-64), scale (1e-3, 1, 1e3), place (origin; far: the ground at ~1e6·scale from the
-// origin; high: nodes 1e3..1e6·scale above the ground), domain (inside; end: magnitudes
-// within 1e10 of the domain limits; outside: subnormal, 1e-320, 1e308 — reference only).
-// degenerate: the same on a dyadic grid, so ties, touching and the cap are exact.
-Generated<GroundCcdQuery> random_ground_ccd(Rng& rng);
-Generated<GroundCcdQuery> degenerate_ground_ccd(Rng& rng);
+// The family's vocabulary (see cases/common.hpp).
+struct GroundCcd {
+  using Query = GroundCcdQuery;
+  using Result = GroundCcdResult;
+  // The square's bottom row, ties, the cap, touching (cases/ground_ccd.cpp).
+  static std::vector<Named<Query>> canonical();
+  // Generators with regime labels. Axes: config (mixed; approaching: every node moves down;
+  // receding: none does; resting: p = +0 / -0; grazing: |p| << height, capped; deep:
+  // |p| >> height, tiny alpha; near_cap: a candidate within 1e-16..1e-2 of the cap 1;
+  // cap_exact: a candidate exactly 1 (dyadic 10/9 ratio); near_tie / tie: two nodes' candidates
+  // within a relative 1e-16..1e-3, or exactly equal; touching: raw step exactly to the
+  // ground (alpha 0.9); at_dhat: nodes exactly 0.01 above a ground at 0; on_ground: nodes one
+  // ulp above the ground, resting or moving by ulps), nodes (1, few: 2-8,
+  // many: 9-64), scale (1e-3, 1, 1e3), place (origin; far: the ground at ~1e6·scale from the
+  // origin; high: nodes 1e3..1e6·scale above the ground), domain (inside; end: magnitudes
+  // within 1e10 of the domain limits; outside: subnormal, 1e-320, 1e308 — reference only).
+  // degenerate: the same on a dyadic grid, so ties, touching and the cap are exact.
+  static Generated<Query> random(Rng& rng);
+  static Generated<Query> degenerate(Rng& rng);
+  static nlohmann::json to_json(const Query& q);
+  static nlohmann::json to_json(const Result& r);  // margin only when set (reference)
+  // JSON Lines record {"y_ground": -1, "y": [...], "py": [...]}; y_ground defaults to -1.
+  // Numbers as JSON numbers or strings strtod reads ("0x1.8p-3"); any other key is
+  // rejected. Bad input (validate) is one InputError naming the field (y[i], py[i]); any
+  // finite magnitude is otherwise accepted (outside the fast domain the verdict is
+  // out_of_domain, the reference answers).
+  static Query from_json(const nlohmann::json& j, const Where& w);
+};
 
 }  // namespace contactbench::cases

@@ -135,5 +135,13 @@ inline constexpr double ccd_separation_bound = 0x1p-36;  // relative to cases::c
 // kappa: there the claim is capped at 2^-22 of the scale. Never below ccd_separation_bound.
 double ccd_separation_bound_at(const cases::CcdQuery& q, double t);
 inline constexpr double ccd_toi_gap_bound = 0x1p-47;     // toi units (t in [0, 1])
+// The stated bounds for query q, the separation's at the fast variant's toi t (0 for a miss).
+struct CcdBounds {
+  double separation;  // relative to cases::ccd_scale
+  double toi_gap;     // toi units
+};
+inline CcdBounds ccd_bounds(const cases::CcdQuery& q, double t) {
+  return {ccd_separation_bound_at(q, t), ccd_toi_gap_bound};
+}
 
 }  // namespace contactbench::fast

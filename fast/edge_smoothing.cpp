@@ -300,7 +300,7 @@ double on_facet_tolerance(const cases::EdgeSmoothingQuery& q) {
   return 0x1p-26 * M;
 }
 
-EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q, double d) {
+EdgeSmoothingBounds edge_smoothing_bounds(const cases::EdgeSmoothingQuery& q, double d) {
   // Everything here comes from the query (and d, the exact distance the caller passes in):
   // a bound derived from the fast variant's own output could be inflated by the very error it
   // is meant to judge. Differences of inputs round relative to themselves, so the sizes are

@@ -91,7 +91,7 @@ namespace contactbench::fast {
 
 cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q);
 
-struct EdgeSmoothingBound {
+struct EdgeSmoothingBounds {
   double angle;     // dimensionless: zone decisions, |n' - n'_ref| of edge contacts
   double length;    // length: side decision, contact point (length part)
   double on_facet;  // length: the centre_on_facet decision against the exact distance
@@ -109,6 +109,6 @@ cases::Vec3 facet_unit_normal(const cases::Vec3& a, const cases::Vec3& b, const 
 // The fast variant's threshold for centre_on_facet: 2^-26 M (length).
 double on_facet_tolerance(const cases::EdgeSmoothingQuery& q);
 // d: the exact distance |centre - closest point| (0 when the centre is on the facet).
-EdgeSmoothingBound edge_smoothing_bound(const cases::EdgeSmoothingQuery& q, double d);
+EdgeSmoothingBounds edge_smoothing_bounds(const cases::EdgeSmoothingQuery& q, double d);
 
 }  // namespace contactbench::fast

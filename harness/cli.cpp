@@ -26,14 +26,14 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The named families (default: every honest one); with `planted`, each selected honest
-// family's planted faults follow it.
+// The named families (default: every family's own fast variant, each followed by its
+// published methods); with `planted`, each selected own variant's planted faults follow too.
 std::vector<const Family*> select_families(const std::vector<std::string>& names,
                                            bool planted = false) {
   std::vector<const Family*> out;
   if (names.empty()) {
     for (const auto& f : families())
-      if (!f.planted) out.push_back(&f);
+      if (f.gated()) out.push_back(&f);
   } else {
     for (const auto& n : names) {
       const Family* f = find_family(n);
@@ -41,12 +41,13 @@ std::vector<const Family*> select_families(const std::vector<std::string>& names
       out.push_back(f);
     }
   }
-  if (!planted) return out;
   std::vector<const Family*> with;
   for (const Family* f : out) {
     with.push_back(f);
+    if (!f->gated()) continue;
     for (const auto& p : families())
-      if (p.planted && p.parent == f->name) with.push_back(&p);
+      if (p.parent == f->name && (p.role == Role::published || (planted && p.planted())))
+        with.push_back(&p);
   }
   return with;
 }
@@ -66,7 +67,9 @@ nlohmann::json family_json(const Family& f, const FamilyStats& s) {
   j["family"] = f.name;
   j["agreement"] = to_string(f.agreement);
   j["justification"] = f.justification;
-  if (f.planted) j["planted_fault_of"] = f.parent;
+  j["gated"] = f.gated();
+  if (f.planted()) j["planted_fault_of"] = f.parent;
+  if (f.role == Role::published) j["published_method_of"] = f.parent;
   j["coverage_flags"] = coverage_flags(f, s);
   return j;
 }
@@ -117,8 +120,9 @@ void print_summary(const nlohmann::json& doc) {
                f["boundary"].get<std::uint64_t>(), f["false_positive"].get<std::uint64_t>(),
                f["wrong"].get<std::uint64_t>(), f.value("out_of_domain", std::uint64_t{0}));
     if (f.contains("planted_fault_of")) continue;  // details of the honest families only
-    print_regimes(f);
-    print_coverage(f);
+    const bool published = f.contains("published_method_of");  // its verdicts and speed
+    if (!published) print_regimes(f);
+    if (!published) print_coverage(f);
     if (f.contains("errors"))
       for (const auto& [field, h] : f["errors"].items())
         fmt::print("    {:<30} max error {:.3g} (stated bound up to {:.3g}), median {:.2g}\n", field,
@@ -168,11 +172,13 @@ void print_mutation(const nlohmann::json& doc) {
   for (const auto& l : lines) fmt::print("{}\n", l);
 }
 
-// 1 when a family has a `wrong` query, else 0. In a mutation run (check --planted) a
-// planted fault is expected to be wrong instead: 1 when one survived (the gate did not bite).
+// 1 when a gated family has a `wrong` query, else 0 (a published method is measured, not
+// gated). In a mutation run (check --planted) a planted fault is expected to be wrong
+// instead: 1 when one survived (the gate did not bite).
 int exit_code(const nlohmann::json& doc) {
   const bool mutation = doc["context"].value("planted", false);
   for (const auto& f : doc["families"]) {
+    if (f.contains("published_method_of")) continue;
     const bool wrong = f["wrong"].get<std::uint64_t>() > 0;
     if (mutation && f.contains("planted_fault_of") ? !wrong : wrong) return 1;
   }
@@ -284,7 +290,7 @@ int cli_main(int argc, char** argv) {
   app.set_help_all_flag("--help-all");
 
   CheckOptions opts;
-  opts.shared_dir = default_shared_dir();
+  opts.shared_dir = cases::shared_dir();
   std::vector<std::string> family_names;
   std::string json_out = "results/check.json", shard, input, scenario_name, out_dir = "results/run";
   std::string bench_out = "results/bench.json";
@@ -338,14 +344,15 @@ int cli_main(int argc, char** argv) {
   try {
     if (*list) {
       for (const auto& f : families()) {
-        if (f.planted) continue;  // listed under the family they mutate
+        if (!f.gated()) continue;  // listed under their family
         fmt::print("{}  [{}]\n    {}\n", f.name, to_string(f.agreement), f.justification);
         fmt::print("    generators: random, degenerate (regime-labelled)\n");
         for (const auto& d : f.decision_space)
           fmt::print("    decision {}: {}\n", d.name, fmt::join(d.values, ", "));
-        std::vector<std::string> faults;
+        std::vector<std::string> faults, published;
         for (const auto& p : families())
-          if (p.planted && p.parent == f.name) faults.push_back(p.name);
+          if (p.parent == f.name) (p.planted() ? faults : published).push_back(p.name);
+        if (!published.empty()) fmt::print("    published methods (not gated): {}\n", fmt::join(published, ", "));
         if (!faults.empty()) fmt::print("    planted faults: {}\n", fmt::join(faults, ", "));
         try {  // a missing data set must not hide the other families
           const auto names = f.canonical_names(opts);

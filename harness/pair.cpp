@@ -16,17 +16,21 @@ const char* to_string(Agreement a) {
   return "?";
 }
 
-Verdict judge(const Comparison& c) {
+Verdict judge(const Comparison& c, Agreement agreement) {
   bool boundary = false;
   // A bound that is not finite excuses nothing: it is a kernel outside its stated domain.
   for (const auto& m : c.mismatches) {
     if (!std::isfinite(m.bound) || !(m.margin <= m.bound)) return Verdict::wrong;  // NaN too
     boundary = true;
   }
+  // An exact family's decisions are exact: any mismatch is wrong.
+  if (boundary && agreement == Agreement::exact) return Verdict::wrong;
   for (const auto& e : c.errors)
     if (!std::isfinite(e.bound) || !(std::abs(e.error) <= e.bound)) return Verdict::wrong;
   if (boundary) return Verdict::boundary;
-  return c.false_positive ? Verdict::false_positive : Verdict::agree;
+  if (!c.false_positive) return Verdict::agree;
+  // Only a conservative family may report what is not there.
+  return agreement == Agreement::conservative ? Verdict::false_positive : Verdict::wrong;
 }
 
 std::string describe(const Comparison& c) {

@@ -1,29 +1,25 @@
 // The contract of a pair and the generic machinery every family shares: the comparison
-// rule (DESIGN.md), the check loop (parallel, sharded, deterministic), eval of a user's
-// JSON Lines file, and benchmark registration. A family supplies a traits struct:
+// rule (DESIGN.md), one evaluation of a query (evaluate), the check loop (parallel, sharded,
+// deterministic), eval of a user's JSON Lines file, and benchmark registration. A family's
+// traits struct derives from Pair<V>, V being the family's vocabulary in cases/<stem>.hpp
+// (query and result types, canonical cases, generators, JSON), and states only what is
+// particular to it:
 //
-//   struct XPair {
-//     using Query = cases::XQuery;  using Result = cases::XResult;
+//   struct XPair : Pair<cases::X> {
 //     static constexpr std::string_view stem = "x";
-//     static Result reference(const Query&);            // reference::x
-//     static Result fast(const Query&);                 // fast::x
-//     static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-//     static cases::Generated<Query> random(cases::Rng&);      // query + regime label
-//     static cases::Generated<Query> degenerate(cases::Rng&);
+//     static constexpr Agreement agreement = Agreement::approximate;
+//     static constexpr std::string_view rule = "...";   // the tolerance and why, one line
+//     static Result reference(const Query& q) { return reference::x(q); }
+//     static Result fast(const Query& q) { return fast::x(q); }
 //     static Comparison compare(const Query&, const Result& ref, const Result& fast);
-//         // also reports every discrete decision the reference took: c.reached(...)
-//     static nlohmann::json query_to_json(const Query&);
-//     static Query query_from_json(const nlohmann::json&, const cases::Where&);
-//     static nlohmann::json result_to_json(const Result&);
-//     // optional: static std::vector<Peer<Query>> peers();  packaged peers for `bench`
-//     // optional: static std::vector<DecisionSpace> decision_space();  every value of every
-//     //           discrete decision, so `check` can flag one that no query reached
-//     // optional: static bool in_domain(const Query&);  false: the query is outside the fast
-//     //           variant's stated domain; fast is not run, the verdict is out_of_domain
+//         // the family's rule; also reports every discrete decision the reference took
 //   };
 //
-// File-based sets (public data) are returned by canonical() with their own source name,
-// and one line in the registry table (harness/registry.cpp).
+// and may override what Pair<V> supplies by default: in_domain (the fast variant's stated
+// domain; outside it fast is not run and the verdict is out_of_domain), decision_space
+// (every value of every discrete decision, so `check` can flag one no query reached),
+// peers (packaged peers for `bench`), canonical (to add file-based sets: public data, with
+// their own source name). One line in the registry table (harness/registry.cpp) adds it.
 #pragma once
 #include "cases/common.hpp"
 #include "harness/stats.hpp"
@@ -42,18 +38,9 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
-
-namespace contactbench::cases {
-// A query with a name (canonical cases) or a source label (data-set entries).
-template <class Q>
-struct Named {
-  std::string name;
-  Q query;
-  std::string source = "canonical";  // by_source key in the statistics
-};
-}  // namespace contactbench::cases
 
 namespace contactbench::harness {
 
@@ -61,7 +48,7 @@ enum class Agreement { exact, conservative, approximate };
 const char* to_string(Agreement a);
 
 // What one comparison of reference and fast found. Fields are filled by the family's
-// compare(); judge() applies the rule of DESIGN.md to them.
+// compare(); judge() applies the rule of DESIGN.md under the family's agreement class.
 struct Comparison {
   struct Mismatch {
     std::string field, reference, fast;
@@ -110,9 +97,11 @@ struct DecisionSpace {
   std::map<std::string, std::string> explained = {};
 };
 
-// Rule 1-3 of DESIGN.md: a discrete mismatch is `boundary` only when margin <= bound;
-// a continuous error above its bound (or NaN) is `wrong`.
-Verdict judge(const Comparison& c);
+// Rule 1-3 of DESIGN.md, under the family's agreement class: a discrete mismatch is
+// `boundary` only when margin <= bound and the class allows boundaries (not `exact`); a
+// continuous error above its bound (or NaN) is `wrong`; a false positive counts as such only
+// in a `conservative` family, and is `wrong` in any other.
+Verdict judge(const Comparison& c, Agreement agreement);
 std::string describe(const Comparison& c);
 
 struct CheckOptions {
@@ -120,7 +109,7 @@ struct CheckOptions {
   std::uint64_t seed = 1;
   unsigned shard = 0, shards = 1;
   bool canonical = true;        // include canonical cases and data sets
-  std::string shared_dir;       // ../shared (data sets); empty: search next to the source
+  std::string shared_dir;       // ../shared (data sets); empty: cases::shared_dir's default
   bool progress = false;        // draw a progress line on stderr
   bool timing = true;           // time each call (distribution only; bench is authoritative)
 };
@@ -132,24 +121,112 @@ struct Peer {
   std::function<double(const Q&)> run;
 };
 
+// What Pair<V> supplies by default: V is the family's vocabulary (cases/<stem>.hpp), a
+// struct with the Query and Result types, canonical(), random(rng), degenerate(rng),
+// to_json(query), to_json(result) and from_json(json, where). A traits struct hides any of
+// these members by declaring its own.
+template <class V>
+struct Pair {
+  using Query = typename V::Query;
+  using Result = typename V::Result;
+  static std::vector<cases::Named<Query>> canonical(const CheckOptions&) { return V::canonical(); }
+  static cases::Generated<Query> random(cases::Rng& rng) { return V::random(rng); }
+  static cases::Generated<Query> degenerate(cases::Rng& rng) { return V::degenerate(rng); }
+  static nlohmann::json query_to_json(const Query& q) { return V::to_json(q); }
+  static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
+    return V::from_json(j, w);
+  }
+  static nlohmann::json result_to_json(const Result& r) { return V::to_json(r); }
+  static bool in_domain(const Query&) { return true; }  // the fast variant's stated domain
+  static std::vector<DecisionSpace> decision_space() { return {}; }
+  static std::vector<Peer<Query>> peers() { return {}; }
+};
+
+// P's verdict on fast's answer to q: P's rule under P's agreement class.
+template <class P>
+Verdict verdict(const typename P::Query& q, const typename P::Result& ref,
+                const typename P::Result& fast) {
+  return judge(P::compare(q, ref, fast), P::agreement);
+}
+
+std::int64_t now_ns();
+
+// One query judged: the reference's answer, fast's (not run outside its stated domain), the
+// comparison and the verdict; times in ns when asked for. Every place that judges a query —
+// check, eval, the scenarios that re-judge queries, the report's data — goes through
+// evaluate, so a family's rule is written once, in its compare().
+template <class P>
+struct Evaluation {
+  typename P::Result reference;
+  std::optional<typename P::Result> fast;
+  Comparison comparison;
+  Verdict verdict = Verdict::agree;
+  std::int64_t reference_ns = 0, fast_ns = 0;
+};
+
+template <class P>
+Evaluation<P> evaluate(const typename P::Query& q, bool timed = false) {
+  Evaluation<P> e;
+  auto t0 = timed ? now_ns() : 0;
+  e.reference = P::reference(q);
+  if (timed) e.reference_ns = now_ns() - t0;
+  if (!P::in_domain(q)) {
+    e.verdict = Verdict::out_of_domain;
+    e.comparison.note = "outside the fast variant's stated domain; fast not run";
+    return e;
+  }
+  t0 = timed ? now_ns() : 0;
+  e.fast = P::fast(q);
+  if (timed) e.fast_ns = now_ns() - t0;
+  e.comparison = P::compare(q, e.reference, *e.fast);
+  e.verdict = judge(e.comparison, P::agreement);
+  return e;
+}
+
+template <class P>
+std::vector<Evaluation<P>> evaluate(const std::vector<typename P::Query>& queries) {
+  std::vector<Evaluation<P>> out(queries.size());
+  tbb::parallel_for(std::size_t{0}, queries.size(), [&](std::size_t i) { out[i] = evaluate<P>(queries[i]); });
+  return out;
+}
+
+// {"verdict", "detail", "query", "reference", "fast"} of one evaluation (fast null when not run).
+template <class P>
+nlohmann::json to_json(const typename P::Query& q, const Evaluation<P>& e) {
+  return {{"verdict", to_string(e.verdict)}, {"detail", describe(e.comparison)},
+          {"query", P::query_to_json(q)}, {"reference", P::result_to_json(e.reference)},
+          {"fast", e.fast ? P::result_to_json(*e.fast) : nlohmann::json()}};
+}
+
 struct BenchOptions {
   std::uint64_t seed = 1;
   std::size_t set_size = 4096;
 };
+
+// What a registry entry is to its family: the family's own fast variant (gated: a `wrong`
+// fails the check), a published method measured beside it (not gated), or a planted fault
+// (must be found `wrong`: the mutation test).
+enum class Role { own, published, planted };
 
 // The type-erased registry entry.
 struct Family {
   std::string name;
   Agreement agreement = Agreement::exact;
   std::string justification;
-  bool planted = false;  // deliberately faulty, for the tests that show the gate bites
-  std::string parent;    // planted: the family whose fast variant it mutates
+  Role role = Role::own;
+  std::string parent;    // published or planted: the family whose rule judges it
+  bool gated() const { return role == Role::own; }
+  bool planted() const { return role == Role::planted; }
   std::vector<DecisionSpace> decision_space;
   std::function<FamilyStats(const CheckOptions&)> check;
   // Evaluate a JSON Lines file of queries; returns per-query records, throws InputError.
   std::function<nlohmann::json(const std::string& path, const CheckOptions&)> eval;
   std::function<void(const BenchOptions&)> register_benchmarks;
   std::function<std::vector<std::string>(const CheckOptions&)> canonical_names;
+  // The first o.n generated queries of the campaign (o.seed) as eval reports them: records
+  // {"verdict", "detail", "query", "reference", "fast"}. Their "query" lines are an eval
+  // input that must give the same records back (the JSON round trip of the registry test).
+  std::function<nlohmann::json(const CheckOptions&)> sample;
 };
 
 // {"unreached": [...], "explained": [...]}: each value of f's decision space that no query
@@ -172,17 +249,7 @@ class Progress {
   std::atomic<std::int64_t> last_ns_{0};
 };
 
-std::int64_t now_ns();
-
 namespace detail {
-
-template <class P>
-nlohmann::json example_body(const std::string& label, const typename P::Query& q,
-                            const typename P::Result& r, const typename P::Result& f,
-                            const Comparison& c) {
-  return {{"label", label}, {"query", P::query_to_json(q)}, {"reference", P::result_to_json(r)},
-          {"fast", P::result_to_json(f)}, {"detail", describe(c)}};
-}
 
 // Calls fn(tag) for every "axis=value" tag of a regime label.
 template <class F>
@@ -199,48 +266,32 @@ void for_each_tag(std::string_view regime, F&& fn) {
 template <class P>
 void record(FamilyStats& s, const std::string& source, std::uint64_t index,
             const std::string& label, const std::string& regime, const typename P::Query& q,
-            const Comparison& c, const typename P::Result& r, const typename P::Result& f,
-            std::int64_t t_ref, std::int64_t t_fast, bool timed) {
-  const Verdict v = judge(c);
+            const Evaluation<P>& e, bool timed) {
+  const Verdict v = e.verdict;
   s.total.add(v);
   s.by_source[source].add(v);
   for_each_tag(regime, [&](const std::string& tag) { s.by_regime[tag].add(v); });
-  for (const auto& d : c.decisions) s.coverage[d.name][d.value].add(d.margin, d.bound);
-  for (const auto& e : c.errors) {
-    s.errors[e.field].add(std::abs(e.error), label);
-    double& b = s.error_bound[e.field];
-    b = std::max(b, e.bound);
+  for (const auto& d : e.comparison.decisions) s.coverage[d.name][d.value].add(d.margin, d.bound);
+  for (const auto& err : e.comparison.errors) {
+    s.errors[err.field].add(std::abs(err.error), label);
+    double& b = s.error_bound[err.field];
+    b = std::max(b, err.bound);
   }
-  if (timed) {
-    s.time_ns["reference"].add(static_cast<double>(t_ref), label);
-    s.time_ns["fast"].add(static_cast<double>(t_fast), label);
+  if (timed && e.fast) {
+    s.time_ns["reference"].add(static_cast<double>(e.reference_ns), label);
+    s.time_ns["fast"].add(static_cast<double>(e.fast_ns), label);
   }
-  if (v != Verdict::agree) {
-    auto body = example_body<P>(label, q, r, f, c);
-    if (!regime.empty()) body["regime"] = regime;
-    s.add_example(v, {source, index, std::move(body)});
-  }
-}
-
-// A query outside the fast variant's stated domain: the reference answers, fast is not run.
-template <class P>
-void record_out_of_domain(FamilyStats& s, const std::string& source, std::uint64_t index,
-                          const std::string& label, const std::string& regime,
-                          const typename P::Query& q, const typename P::Result& r) {
-  s.total.add(Verdict::out_of_domain);
-  s.by_source[source].add(Verdict::out_of_domain);
-  for_each_tag(regime, [&](const std::string& tag) { s.by_regime[tag].add(Verdict::out_of_domain); });
+  if (v == Verdict::agree) return;
   nlohmann::json body = {{"label", label}, {"query", P::query_to_json(q)},
-                         {"reference", P::result_to_json(r)},
-                         {"detail", "outside the fast variant's stated domain"}};
+                         {"reference", P::result_to_json(e.reference)}};
+  if (e.fast) {
+    body["fast"] = P::result_to_json(*e.fast);
+    body["detail"] = describe(e.comparison);
+  } else {
+    body["detail"] = "outside the fast variant's stated domain";
+  }
   if (!regime.empty()) body["regime"] = regime;
-  s.add_example(Verdict::out_of_domain, {source, index, std::move(body)});
-}
-
-template <class P>
-bool in_domain(const typename P::Query& q) {
-  if constexpr (requires { P::in_domain(q); }) return P::in_domain(q);
-  return true;
+  s.add_example(v, {source, index, std::move(body)});
 }
 
 // Generated query i with its regime label: the degenerate or the random generator.
@@ -250,18 +301,8 @@ cases::Generated<typename P::Query> generate(cases::Rng& rng, bool degenerate) {
 }
 
 template <class P>
-std::pair<typename P::Result, std::int64_t> timed_call(typename P::Result (*fn)(const typename P::Query&),
-                                                       const typename P::Query& q, bool timed) {
-  if (!timed) return {fn(q), 0};
-  const auto t0 = now_ns();
-  auto r = fn(q);
-  return {std::move(r), now_ns() - t0};
-}
-
-template <class P>
 FamilyStats check(const CheckOptions& o) {
   using Q = typename P::Query;
-  using R = typename P::Result;
   FamilyStats total;
   total.family = std::string(P::stem);
   tbb::enumerable_thread_specific<FamilyStats> local([&] {
@@ -271,10 +312,7 @@ FamilyStats check(const CheckOptions& o) {
   });
   auto run_one = [&](FamilyStats& s, const std::string& source, std::uint64_t index,
                      const std::string& label, const std::string& regime, const Q& q) {
-    auto [r, tr] = timed_call<P>(&P::reference, q, o.timing);
-    if (!in_domain<P>(q)) return record_out_of_domain<P>(s, source, index, label, regime, q, r);
-    auto [f, tf] = timed_call<P>(&P::fast, q, o.timing);
-    record<P>(s, source, index, label, regime, q, P::compare(q, r, f), r, f, tr, tf, o.timing);
+    record<P>(s, source, index, label, regime, q, evaluate<P>(q, o.timing), o.timing);
   };
   // Canonical cases and data sets: sharded by position like generated queries.
   std::vector<cases::Named<Q>> canon;
@@ -331,35 +369,38 @@ nlohmann::json eval(const std::string& path, const CheckOptions&) {
       where.fail("", fmt::format("unreadable JSON: {}", e.what()));
     }
     const auto q = P::query_from_json(j, where);
-    const auto r = P::reference(q);
-    if (!in_domain<P>(q)) {
-      out.push_back({{"line", lineno}, {"verdict", to_string(Verdict::out_of_domain)},
-                     {"detail", "outside the fast variant's stated domain; fast not run"},
-                     {"query", P::query_to_json(q)}, {"reference", P::result_to_json(r)},
-                     {"fast", nullptr}});
-      continue;
-    }
-    const auto f = P::fast(q);
-    const auto c = P::compare(q, r, f);
-    out.push_back({{"line", lineno}, {"verdict", to_string(judge(c))}, {"detail", describe(c)},
-                   {"query", P::query_to_json(q)}, {"reference", P::result_to_json(r)},
-                   {"fast", P::result_to_json(f)}});
+    nlohmann::json record = {{"line", lineno}};
+    record.update(to_json<P>(q, evaluate<P>(q)));
+    out.push_back(std::move(record));
   }
   return out;
 }
 
 template <class P>
-void register_benchmarks(const BenchOptions& o) {
+nlohmann::json sample(const CheckOptions& o) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::uint64_t i = 0; i < o.n; ++i) {
+    const bool deg = (i % 2) == 1;
+    auto rng = cases::query_rng(o.seed, P::stem, deg ? "degenerate" : "random", i);
+    const auto g = generate<P>(rng, deg);
+    out.push_back(to_json<P>(g.query, evaluate<P>(g.query)));
+  }
+  return out;
+}
+
+template <class P>
+void register_benchmarks(const BenchOptions& o, const std::string& name) {
   using Q = typename P::Query;
   auto make_set = [o](const char* gen) {
     auto set = std::make_shared<std::vector<Q>>();
     for (std::size_t i = 0; i < o.set_size; ++i) {
       auto rng = cases::query_rng(o.seed, P::stem, gen, 2 * i + (gen[0] == 'd'));
       auto g = generate<P>(rng, gen[0] == 'd');
-      if (in_domain<P>(g.query)) set->push_back(std::move(g.query));
+      if (P::in_domain(g.query)) set->push_back(std::move(g.query));
     }
     return set;
   };
+  const bool own = name == P::stem;  // a published variant adds only its own fast row
   for (const char* gen : {"random", "degenerate"}) {
     auto set = make_set(gen);
     if (set->empty()) continue;  // every query outside the fast variant's domain
@@ -374,29 +415,36 @@ void register_benchmarks(const BenchOptions& o) {
                                      st.SetItemsProcessed(st.iterations());
                                    });
     };
+    if (!own) {
+      add(name, [](const Q& q) { benchmark::DoNotOptimize(P::fast(q)); });
+      continue;
+    }
     add("reference", [](const Q& q) { benchmark::DoNotOptimize(P::reference(q)); });
     add("fast", [](const Q& q) { benchmark::DoNotOptimize(P::fast(q)); });
-    if constexpr (requires { P::peers(); }) {
-      for (const auto& peer : P::peers()) {
-        auto run = peer.run;
-        add(peer.name, [run](const Q& q) { benchmark::DoNotOptimize(run(q)); });
-      }
+    for (const auto& peer : P::peers()) {
+      auto run = peer.run;
+      add(peer.name, [run](const Q& q) { benchmark::DoNotOptimize(run(q)); });
     }
   }
 }
 
 }  // namespace detail
 
+// The registry entry of P (a traits struct deriving from Pair<V>) under `name`.
 template <class P>
-Family make_family(Agreement agreement, std::string justification) {
+Family make_family(Role role = Role::own, std::string name = std::string(P::stem),
+                   std::string justification = std::string(P::rule)) {
   Family f;
-  f.name = std::string(P::stem);
-  f.agreement = agreement;
+  f.name = std::move(name);
+  f.agreement = P::agreement;
   f.justification = std::move(justification);
-  if constexpr (requires { P::decision_space(); }) f.decision_space = P::decision_space();
+  f.role = role;
+  if (role != Role::own) f.parent = std::string(P::stem);
+  f.decision_space = P::decision_space();
   f.check = &detail::check<P>;
   f.eval = &detail::eval<P>;
-  f.register_benchmarks = &detail::register_benchmarks<P>;
+  f.sample = &detail::sample<P>;
+  f.register_benchmarks = [name = f.name](const BenchOptions& o) { detail::register_benchmarks<P>(o, name); };
   f.canonical_names = [](const CheckOptions& o) {
     std::vector<std::string> names;
     for (const auto& c : P::canonical(o)) names.push_back(c.source + ":" + c.name);
@@ -405,15 +453,20 @@ Family make_family(Agreement agreement, std::string justification) {
   return f;
 }
 
+// A published method of family P::stem, measured beside its own fast variant under the same
+// rule but not gated: registered as "<stem>_published_<method>" and run by default.
+template <class P>
+Family make_published(std::string_view method, std::string description) {
+  return make_family<P>(Role::published, fmt::format("{}_published_{}", P::stem, method),
+                        "published method: " + std::move(description));
+}
+
 // A planted fault of family P::stem: registered as "<stem>_planted_<fault>", never run by
 // default; the mutation test requires the CI-size check to find it `wrong`.
 template <class P>
-Family make_planted(Agreement agreement, std::string_view fault, std::string description) {
-  Family f = make_family<P>(agreement, "planted fault: " + std::move(description));
-  f.name = fmt::format("{}_planted_{}", P::stem, fault);
-  f.planted = true;
-  f.parent = std::string(P::stem);
-  return f;
+Family make_planted(std::string_view fault, std::string description) {
+  return make_family<P>(Role::planted, fmt::format("{}_planted_{}", P::stem, fault),
+                        "planted fault: " + std::move(description));
 }
 
 }  // namespace contactbench::harness

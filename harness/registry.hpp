@@ -31,7 +31,4 @@ const Family* find_family(std::string_view name);
 const std::vector<Scenario>& scenarios();
 const Scenario* find_scenario(std::string_view name);
 
-// Where ../shared is: $CONTACTBENCH_SHARED, else <source dir>/../shared.
-std::string default_shared_dir();
-
 }  // namespace contactbench::harness

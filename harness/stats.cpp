@@ -20,8 +20,10 @@ void LogHistogram::add(double v, const std::string_view label) {
   ++count;
   if (!(v >= 0)) v = INFINITY;  // NaN errors count as infinitely large
   sum += v;
-  if (v > max || count == 1) {
-    if (v >= max) { max = v; max_at = label; }
+  // Ties go to the smaller label, so the maximum's label does not depend on thread order.
+  if (count == 1 || v > max || (v == max && label < max_at)) {
+    max = v;
+    max_at = label;
   }
   if (v == 0) { ++zeros; return; }
   const double e = std::log10(v);
@@ -33,7 +35,7 @@ void LogHistogram::add(double v, const std::string_view label) {
 void LogHistogram::merge(const LogHistogram& o) {
   for (int i = 0; i < nbins; ++i) counts[i] += o.counts[i];
   zeros += o.zeros; below += o.below; above += o.above; count += o.count; sum += o.sum;
-  if (o.max > max || (o.max == max && !o.max_at.empty() && max_at.empty())) {
+  if (o.count > 0 && (count == o.count || o.max > max || (o.max == max && o.max_at < max_at))) {
     max = o.max; max_at = o.max_at;
   }
 }

@@ -21,7 +21,7 @@ const std::vector<CcdQuery>* public_set(CcdKind kind, std::string* error) {
   if (!loaded) {
     loaded = true;
     try {
-      for (const auto& nq : contactbench::harness::ccd_public_queries(""))
+      for (const auto& nq : contactbench::cases::Ccd::public_queries(""))
         sets[nq.query.kind == CcdKind::edge_edge].push_back(nq.query);
     } catch (const contactbench::cases::InputError& e) {
       err = e.what();

@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) {
   for (const auto& f : contactbench::harness::families())
-    if (!f.planted) f.register_benchmarks({});
+    if (!f.planted()) f.register_benchmarks({});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::RunSpecifiedBenchmarks();

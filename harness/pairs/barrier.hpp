@@ -7,35 +7,29 @@
 
 namespace contactbench::harness {
 
-struct BarrierPair {
-  using Query = cases::BarrierQuery;
-  using Result = cases::BarrierResult;
+struct BarrierPair : Pair<cases::Barrier> {
   static constexpr std::string_view stem = "barrier";
-  // Every field of the fast kernel within this many ULP of the correctly rounded value
-  // (derivation in barrier.cpp).
-  static constexpr double ulp_bound = 10;
-
+  static constexpr Agreement agreement = Agreement::approximate;
+  static constexpr std::string_view rule =
+      "value, gradient, Hessian within 10 ULP of the correctly rounded value (<= 8.5u forward "
+      "error of the cancellation-free double formula, + 0.5 ULP); `active` exact (d < dhat), "
+      "never excused";
   static Result reference(const Query& q) { return reference::barrier(q); }
   static Result fast(const Query& q) { return fast::barrier(q); }
-  static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_barrier(rng); }
-  static cases::Generated<Query> degenerate(cases::Rng& rng) { return cases::degenerate_barrier(rng); }
-  // The fast kernel's stated domain (cases/barrier.hpp); outside it: out_of_domain.
   static bool in_domain(const Query& q) { return fast::barrier_in_domain(q); }
-  static std::vector<DecisionSpace> decision_space();
+  static std::vector<DecisionSpace> decision_space() { return {{"active", {"active", "inactive"}}}; }
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    return compare_with(q, ref, fast, ulp_bound);
+    return compare_with(q, ref, fast, fast::barrier_bounds(q));
   }
+  // The rule with the given bounds (a planted fault states tighter ones).
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
-                                 double ulp_bound);
-  static nlohmann::json query_to_json(const Query& q);
-  // JSON Lines record {"d": 0.005, "dhat": 0.01, "kappa": 1e5, "area": 0.25}; dhat, kappa
-  // and area default to the book's values; any other key is rejected (a misspelling must
-  // not run with a default). Bad input (d <= 0, d̂, κ or A not finite and > 0, NaN/Inf,
-  // not a number) is one InputError naming the field; any other magnitude is accepted (the
-  // reference answers it; outside the fast domain the verdict is out_of_domain).
-  static Query query_from_json(const nlohmann::json& j, const cases::Where& w);
-  static nlohmann::json result_to_json(const Result& r);
+                                 const fast::BarrierBounds& bounds);
+};
+
+// Published method (registry: barrier_published_book): the book's own formula, measured
+// under the same rule, not gated.
+struct BarrierBookFormula : BarrierPair {
+  static Result fast(const Query& q) { return fast::barrier_book_formula(q); }
 };
 
 // Planted faults (registry: barrier_planted_<name>): the honest pair with one slip of the
@@ -43,11 +37,6 @@ struct BarrierPair {
 
 // `d <= d̂` for `d < d̂`: the active boundary flipped; at d = d̂ the Hessian A·κ/d̂ leaks in.
 struct BarrierActiveLeFault : BarrierPair {
-  static Result fast(const Query& q);
-};
-// The book's literal s - 1 and log(s) from the rounded s = d/d̂ (no log1p, no exact d - d̂):
-// loses up to log2(1/(1 - s)) bits as s -> 1.
-struct BarrierNoLog1pFault : BarrierPair {
   static Result fast(const Query& q);
 };
 // Sign slip in the product rule of the gradient: ln s/d̂ - (s - 1)/d.
@@ -65,7 +54,7 @@ struct BarrierClampFault : BarrierPair {
 // The honest kernel claiming to be correctly rounded to within 1 ULP.
 struct BarrierTightBoundFault : BarrierPair {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    return compare_with(q, ref, fast, 1.0);
+    return compare_with(q, ref, fast, {1, 1, 1});
   }
 };
 

@@ -1,7 +1,5 @@
 #include "harness/pairs/ccd.hpp"
 
-#include "harness/registry.hpp"
-
 #include <tbb/concurrent_hash_map.h>
 
 #include <array>
@@ -13,21 +11,9 @@
 
 namespace contactbench::harness {
 
-std::vector<cases::Named<cases::CcdQuery>> ccd_public_queries(const std::string& shared_dir) {
-  std::vector<cases::Named<cases::CcdQuery>> out;
-  for (auto& d : cases::load_ccd_public(shared_dir.empty() ? default_shared_dir() : shared_dir))
-    out.push_back({std::move(d.name), d.query, std::move(d.source)});
-  return out;
-}
-
 std::vector<cases::Named<cases::CcdQuery>> CcdPair::canonical(const CheckOptions& o) {
-  std::vector<cases::Named<Query>> out;
-  for (const auto& c : cases::ccd_canonical_cases()) {
-    Query q = c.query;
-    q.ground_truth = c.hit ? 1 : 0;  // the reference is held to the hand-derived answer
-    out.push_back({c.name, q, "canonical"});
-  }
-  auto pub = ccd_public_queries(o.shared_dir);
+  auto out = cases::Ccd::canonical();
+  auto pub = cases::Ccd::public_queries(o.shared_dir);
   out.insert(out.end(), std::make_move_iterator(pub.begin()), std::make_move_iterator(pub.end()));
   return out;
 }
@@ -100,15 +86,15 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
   // The separation estimates are upper estimates up to ~2^-60 of the scale (long double);
   // excusing only below half the stated bound keeps that error far on the safe side.
   // The bound is the fast variant's resolution claim at its own toi (see fast/ccd.hpp).
-  const double excuse_below =
-      claim * fast::ccd_separation_bound_at(q, fast.hit ? fast.toi : 0.0) / 2;
+  const auto bounds = fast::ccd_bounds(q, fast.hit ? fast.toi : 0.0);
+  const double excuse_below = claim * bounds.separation / 2;
   Comparison c;
   // The reference's decisions, for the coverage table.
   if (ref.hit) {
     c.reached("hit", "hit", 1 - ref.toi, 0.0);
     const bool t0 = ref.toi_up == 0, t1 = ref.toi == 1;
     c.reached("toi", t0 ? "t0" : (t1 ? "t1" : "interior"),
-              t0 || t1 ? 0.0 : std::min(ref.toi_up, 1 - ref.toi), fast::ccd_toi_gap_bound);
+              t0 || t1 ? 0.0 : std::min(ref.toi_up, 1 - ref.toi), bounds.toi_gap);
     c.reached("feature", cases::to_string(ref.feature), ref.feature_margin, excuse_below);
   } else {
     if (sep < 0) sep = reference::ccd_separation_of_miss(q);
@@ -137,8 +123,8 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
       c.mismatches.push_back({"toi_lower_bound", fmt::format("{:a}", ref.toi),
                               fmt::format("{:a}", fast.toi), inf, 0.0});
     const double gap = ref.toi - fast.toi;
-    if (!(gap > fast::ccd_toi_gap_bound)) {
-      c.continuous("toi_gap", gap, fast::ccd_toi_gap_bound);
+    if (!(gap > bounds.toi_gap)) {
+      c.continuous("toi_gap", gap, bounds.toi_gap);
     } else if (fast.cut_short) {
       c.false_positive = true;  // an earlier contact that is not there
       c.note = fmt::format("toi {:.17g} early by {:.3g}: search cut short", fast.toi, gap);

@@ -12,18 +12,18 @@
 
 namespace contactbench::harness {
 
-struct CcdPair {
-  using Query = cases::CcdQuery;
-  using Result = cases::CcdResult;
+struct CcdPair : Pair<cases::Ccd> {
   static constexpr std::string_view stem = "ccd";
-
+  static constexpr Agreement agreement = Agreement::conservative;
+  static constexpr std::string_view rule =
+      "never a miss; a false positive is counted only when the exact motion comes within "
+      "2^-39·kappa of the scale of touching (or the search was cut short), else wrong; toi a "
+      "certified lower bound of t*, at most 2^-47 early unless the primitives are that close";
   static Result reference(const Query& q) { return reference::ccd(q); }
   static Result fast(const Query& q) { return fast::ccd(q); }
   // The hand-made cases (source "canonical", ground truth = the hand-derived hit flag) and
   // the 7,279 public queries of <shared>/data/ccd-queries (source "<scene>/<kind>").
   static std::vector<cases::Named<Query>> canonical(const CheckOptions& o);
-  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_ccd(rng); }
-  static cases::Generated<Query> degenerate(cases::Rng& rng) { return cases::degenerate_ccd(rng); }
   // The fast variant's stated domain (fast::ccd_in_domain): |coordinates| <= 2^200 and
   // ccd_scale >= 2^-200; other queries are out_of_domain (the reference still answers).
   static bool in_domain(const Query& q) { return fast::ccd_in_domain(q); }
@@ -59,11 +59,6 @@ struct CcdPair {
   // miss when already known (< 0: compute it).
   static Comparison compare_claim(const Query& q, const Result& ref, const Result& fast,
                                   double claim, double sep);
-  static nlohmann::json query_to_json(const Query& q) { return cases::to_json(q); }
-  static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
-    return cases::ccd_query_from_json(j, w);
-  }
-  static nlohmann::json result_to_json(const Result& r) { return cases::to_json(r); }
 };
 
 // The reference's answer and a miss's separation for one query, memoised: `check --planted`
@@ -126,9 +121,5 @@ struct CcdTightBoundFault : CcdPlanted {  // the honest kernel claiming 2^-24 of
     return compare_claim(q, ref, fast, 0x1p-24, ccd_memo(q).sep);
   }
 };
-
-// The public set as Named queries (source "<scene>/<kind>"); shared_dir empty means
-// default_shared_dir(). Throws InputError when the folder or a file is missing or bad.
-std::vector<cases::Named<cases::CcdQuery>> ccd_public_queries(const std::string& shared_dir);
 
 }  // namespace contactbench::harness

@@ -4,14 +4,6 @@
 
 namespace contactbench::harness {
 
-std::vector<cases::Named<cases::ClosestFeatureQuery>> ClosestFeaturePair::canonical(
-    const CheckOptions&) {
-  std::vector<cases::Named<Query>> out;
-  for (const auto& c : cases::load_closest_feature_cases(cases::closest_feature_cases_path()))
-    out.push_back({c.name, c.query});
-  return out;
-}
-
 Comparison ClosestFeaturePair::compare_with(const Query& q, const Result& ref, const Result& fast,
                                             const fast::ClosestFeatureBounds& bounds) {
   const double L = cases::longest_edge(q);

@@ -8,24 +8,19 @@
 
 namespace contactbench::harness {
 
-struct ClosestFeaturePair {
-  using Query = cases::ClosestFeatureQuery;
-  using Result = cases::ClosestFeatureResult;
+struct ClosestFeaturePair : Pair<cases::ClosestFeature> {
   static constexpr std::string_view stem = "closest_feature";
-
+  static constexpr Agreement agreement = Agreement::approximate;
+  static constexpr std::string_view rule =
+      "fast's region excused only when p's exact distance to that region is within "
+      "32u·kappa·(1+R/L)^2·(L/l) (forward error of the degree-4 side tests); point within "
+      "32u(1+kappa)(1+R/L)+4u·M/L when the regions agree (plus the region bound for an "
+      "excused neighbour), squared distance within 2·point·(1+R/L)+4u(1+R/L)^2";
   static Result reference(const Query& q) { return reference::closest_feature(q); }
   static Result fast(const Query& q) { return fast::closest_feature(q); }
-  static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_closest_feature(rng); }
-  static cases::Generated<Query> degenerate(cases::Rng& rng) {
-    return cases::degenerate_closest_feature(rng);
-  }
-  // The fast variant's stated domain (fast/closest_feature.hpp); outside it: out_of_domain.
   static bool in_domain(const Query& q) { return fast::closest_feature_in_domain(q); }
   static std::vector<DecisionSpace> decision_space() {
-    return {{"region",
-             {cases::region_names.begin(), cases::region_names.end()},
-             {}}};
+    return {{"region", {cases::region_names.begin(), cases::region_names.end()}}};
   }
   // Region: discrete, excused within fast::closest_feature_bounds().decision of a boundary;
   // reported as reached with the reference's margin. Point (relative to the longest edge)
@@ -35,11 +30,6 @@ struct ClosestFeaturePair {
   }
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
                                  const fast::ClosestFeatureBounds& bounds);
-  static nlohmann::json query_to_json(const Query& q) { return cases::to_json(q); }
-  static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
-    return cases::closest_feature_query_from_json(j, w);
-  }
-  static nlohmann::json result_to_json(const Result& r) { return cases::to_json(r); }
   static std::vector<Peer<Query>> peers() {
     return {{"cgal_epick", &reference::cgal_epick_squared_distance}};
   }

@@ -12,12 +12,6 @@
 
 namespace contactbench::harness {
 
-std::vector<cases::Named<EdgeSmoothingPair::Query>> EdgeSmoothingPair::canonical(const CheckOptions&) {
-  std::vector<cases::Named<Query>> out;
-  for (auto& [name, q] : cases::canonical_edge_smoothing()) out.push_back({name, q});
-  return out;
-}
-
 std::vector<DecisionSpace> EdgeSmoothingPair::decision_space() {
   return {
       {"region", {"face", "edge0", "edge1", "edge2", "vertex0", "vertex1", "vertex2"}},
@@ -38,7 +32,7 @@ std::string cone_kind(const cases::EdgeSmoothingResult& r) {
 }  // namespace
 
 Comparison EdgeSmoothingPair::compare_with(const Query& q, const Result& ref, const Result& fast,
-                                           const fast::EdgeSmoothingBound& b) {
+                                           const fast::EdgeSmoothingBounds& b) {
   Comparison c;
   // Bounds from the query and the reference's exact distance |centre - closest point|
   // (on_facet_margin), never from the fast output being judged.

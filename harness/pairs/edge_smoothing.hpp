@@ -10,44 +10,41 @@
 
 namespace contactbench::harness {
 
-struct EdgeSmoothingPair {
-  using Query = cases::EdgeSmoothingQuery;
-  using Result = cases::EdgeSmoothingResult;
+struct EdgeSmoothingPair : Pair<cases::EdgeSmoothing> {
   static constexpr std::string_view stem = "edge_smoothing";
+  static constexpr Agreement agreement = Agreement::approximate;
+  static constexpr std::string_view rule =
+      "a decision excused only when the exact distance to the value fast claimed (region, "
+      "zone, cone piece; non-adjacent zone: wrong) is within 64eps·kappa (zone), "
+      "64eps·(kappa + 1/sin_min) (cone), 64eps·M (side, on-facet) or the closest-feature "
+      "bound, eps = 2^-52, kappa = 1 + M/d + 2eps·R from the query (M: centre-corner "
+      "distance, d: exact distance, R: 1/sin of the facets' angles, sin_min: thinnest fan "
+      "wedge); face n' within 16eps + 64eps^2 R; other n' within the decision's bound times "
+      "the piece's condition; overlap within 64eps·M + eps(r + d)";
   static Result reference(const Query& q) { return reference::edge_smoothing(q); }
   static Result fast(const Query& q) { return fast::edge_smoothing(q); }
-  static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_edge_smoothing(rng); }
-  static cases::Generated<Query> degenerate(cases::Rng& rng) {
-    return cases::degenerate_edge_smoothing(rng);
-  }
   // The fast kernel's stated domain: coordinates 0 or of magnitude in [2^-120, 2^120].
   static bool in_domain(const Query& q) { return fast::edge_smoothing_in_domain(q); }
   static std::vector<DecisionSpace> decision_space();
-  // Overlap always compared (within fast::edge_smoothing_bound's overlap) and n' always a unit
+  // Overlap always compared (within fast::edge_smoothing_bounds's overlap) and n' always a unit
   // vector. Discrete fields in decision order (region, side, centre_on_facet, zone, adjusted,
   // and for an adjusted vertex cone polar and cone_feature), a mismatch excused only by the
   // exact margin of the value fast claimed (region: reference::closest_feature_distance_to_region;
   // zone: reference::edge_smoothing_zone_distance, +inf for a non-adjacent zone) within
-  // fast::edge_smoothing_bound, computed from the query and the reference's exact distance. A
+  // fast::edge_smoothing_bounds, computed from the query and the reference's exact distance. A
   // discrete mismatch ends the comparison (the other continuous fields then describe different
   // rules). n' within the face bound (face contacts), the cone bound times the piece's
   // condition (vertex cones) or the angle bound; the point relative to L. Every decision the
   // reference took is reported with reached() (coverage).
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    return compare_with(q, ref, fast, fast::edge_smoothing_bound(q, exact_distance(ref)));
+    return compare_with(q, ref, fast, fast::edge_smoothing_bounds(q, exact_distance(ref)));
   }
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
-                                 const fast::EdgeSmoothingBound& b);
+                                 const fast::EdgeSmoothingBounds& b);
   // The reference's exact |centre - closest point| (0 on the facet), for the stated bound.
   static double exact_distance(const Result& ref) {
     return ref.centre_on_facet ? 0.0 : ref.on_facet_margin;
   }
-  static nlohmann::json query_to_json(const Query& q) { return cases::edge_smoothing_query_to_json(q); }
-  static Query query_from_json(const nlohmann::json& j, const cases::Where& w) {
-    return cases::edge_smoothing_query_from_json(j, w);
-  }
-  static nlohmann::json result_to_json(const Result& r) { return cases::edge_smoothing_result_to_json(r); }
 };
 
 // Planted faults (harness/pairs/edge_smoothing.cpp; registry: edge_smoothing_planted_*). Each
@@ -76,7 +73,7 @@ struct EdgeSmoothingRedRawNormalFault : EdgeSmoothingPair {
 // conditioning.
 struct EdgeSmoothingTightBoundFault : EdgeSmoothingPair {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    auto b = fast::edge_smoothing_bound(q, exact_distance(ref));
+    auto b = fast::edge_smoothing_bounds(q, exact_distance(ref));
     b.angle = b.face = b.cone = 4 * std::numeric_limits<double>::epsilon();
     return compare_with(q, ref, fast, b);
   }

@@ -7,39 +7,26 @@
 
 namespace contactbench::harness {
 
-struct GroundCcdPair {
-  using Query = cases::GroundCcdQuery;
-  using Result = cases::GroundCcdResult;
+struct GroundCcdPair : Pair<cases::GroundCcd> {
   static constexpr std::string_view stem = "ground_ccd";
-  // alpha within 4 ULP of the reference; `binding` excused when the exact relative gap
-  // between the reference's binding candidate and the candidate of the node fast picked
-  // is within 8u = 8·2^-53 (derivation in ground_ccd.cpp).
-  static constexpr double alpha_ulp_bound = 4;
-  static constexpr double binding_margin_bound = 8 * 0x1p-53;
-
+  static constexpr Agreement agreement = Agreement::approximate;
+  static constexpr std::string_view rule =
+      "alpha within 4 ULP of the exact rational rounded once (3 roundings + the double 0.9); "
+      "binding excused only when the exact relative gap between the reference's binding "
+      "candidate and the node fast picked is within 8u";
   static Result reference(const Query& q) { return reference::ground_ccd(q); }
   static Result fast(const Query& q) { return fast::ground_ccd(q); }
-  static std::vector<cases::Named<Query>> canonical(const CheckOptions&);
-  static cases::Generated<Query> random(cases::Rng& rng) { return cases::random_ground_ccd(rng); }
-  static cases::Generated<Query> degenerate(cases::Rng& rng) {
-    return cases::degenerate_ground_ccd(rng);
-  }
-  // The fast variant's stated domain (cases/ground_ccd.hpp); outside it: out_of_domain.
   static bool in_domain(const Query& q) { return fast::ground_ccd_in_domain(q); }
-  static std::vector<DecisionSpace> decision_space();
-  static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    return compare_with(q, ref, fast, alpha_ulp_bound);
+  static std::vector<DecisionSpace> decision_space() {
+    return {{"binding", {"cap", "unique", "tie"}},
+            {"direction", {"approaching", "resting", "receding"}}};
   }
+  static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
+    return compare_with(q, ref, fast, fast::ground_ccd_bounds(q));
+  }
+  // The rule with the given bounds (a planted fault states tighter ones).
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
-                                 double alpha_bound);
-  static nlohmann::json query_to_json(const Query& q);
-  // JSON Lines record {"y_ground": -1, "y": [...], "py": [...]}; y_ground defaults to -1.
-  // Numbers as JSON numbers or strings strtod reads ("0x1.8p-3"); any other key is
-  // rejected. Bad input (sizes, NaN/Inf, nodes on or below the ground) is one InputError
-  // naming the field (y[i], py[i]); any finite magnitude is otherwise accepted (outside the
-  // fast domain the verdict is out_of_domain, the reference answers).
-  static Query query_from_json(const nlohmann::json& j, const cases::Where& w);
-  static nlohmann::json result_to_json(const Result& r);
+                                 const fast::GroundCcdBounds& bounds);
 };
 
 // Planted faults (registry: ground_ccd_planted_<name>): the honest pair with one slip of the
@@ -74,7 +61,9 @@ struct GroundCcdGroundAtOriginFault : GroundCcdPair {
 // three roundings and the double 0.9 were one.
 struct GroundCcdTightBoundFault : GroundCcdPair {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    return compare_with(q, ref, fast, 0.0);
+    auto bounds = fast::ground_ccd_bounds(q);
+    bounds.alpha_ulp = 0;
+    return compare_with(q, ref, fast, bounds);
   }
 };
 

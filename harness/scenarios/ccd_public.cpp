@@ -21,7 +21,7 @@ int run_ccd_public(const ScenarioOptions& o) {
       cases::Where{"--param", "repeat"}.fail("repeat", "expected an integer in [1, 1000]");
   }
   const bool do_ref = o.variant != "fast", do_fast = o.variant != "reference";
-  const auto queries = ccd_public_queries(o.shared_dir);
+  const auto queries = cases::Ccd::public_queries(o.shared_dir);
   Progress progress("ccd_public", queries.size(), o.progress);
   nlohmann::json records = nlohmann::json::array();
   std::size_t wrong_ref = 0, misses = 0, false_pos = 0, bad_toi = 0;

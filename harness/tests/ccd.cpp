@@ -31,7 +31,7 @@ std::vector<cases::Generated<CcdQuery>> labelled(int n, bool degenerate, std::ui
   std::vector<cases::Generated<CcdQuery>> out;
   for (int i = 0; i < n; ++i) {
     auto rng = cases::query_rng(seed, "ccd_test", degenerate ? "d" : "r", i);
-    out.push_back(degenerate ? cases::degenerate_ccd(rng) : cases::random_ccd(rng));
+    out.push_back(degenerate ? cases::Ccd::degenerate(rng) : cases::Ccd::random(rng));
   }
   return out;
 }
@@ -44,7 +44,7 @@ std::vector<CcdQuery> generated(int n, bool degenerate, std::uint64_t seed = 5) 
   std::vector<CcdQuery> out;
   for (int i = 0; i < n; ++i) {
     auto rng = cases::query_rng(seed, "ccd_test", degenerate ? "d" : "r", i);
-    out.push_back(degenerate ? cases::degenerate_ccd(rng).query : cases::random_ccd(rng).query);
+    out.push_back(degenerate ? cases::Ccd::degenerate(rng).query : cases::Ccd::random(rng).query);
   }
   return out;
 }
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_SUITE(ccd)
 BOOST_AUTO_TEST_SUITE(reference)
 
 BOOST_AUTO_TEST_CASE(canonical_cases_match_hand_derived_answers) {
-  const auto cs = cases::ccd_canonical_cases();
+  const auto cs = cases::Ccd::cases();
   BOOST_REQUIRE_GE(cs.size(), 20u);
   for (const auto& c : cs) {
     BOOST_TEST_CONTEXT(c.name) {
@@ -117,7 +117,7 @@ BOOST_AUTO_TEST_CASE(canonical_cases_match_hand_derived_answers) {
 }
 
 BOOST_AUTO_TEST_CASE(two_thirds_is_bracketed_by_neighbouring_doubles) {
-  for (const auto& c : cases::ccd_canonical_cases())
+  for (const auto& c : cases::Ccd::cases())
     if (c.name == "vf_flipping_triangle") {
       const auto r = contactbench::reference::ccd(c.query);
       BOOST_TEST(r.toi < 2.0 / 3.0 + 1e-16);
@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_CASE(degenerate_generator_labels_are_exact) {
     for (const char* axis : {"kind=", "shape=", "config=", "place=", "scale="})
       BOOST_TEST_REQUIRE(contains(g.regime, axis), g.regime);
     const auto r = contactbench::reference::ccd(q);
-    BOOST_TEST_CONTEXT(g.regime << " " << cases::to_json(q).dump()) {
+    BOOST_TEST_CONTEXT(g.regime << " " << cases::Ccd::to_json(q).dump()) {
       const bool vf = q.kind == CcdKind::vertex_face;
       const bool plain = !has(g.regime, "shape=parallel") && !has(g.regime, "shape=collapsing");
       using F = cases::CcdFeature;
@@ -244,7 +244,7 @@ BOOST_AUTO_TEST_CASE(generators_cover_every_regime) {
 }
 
 BOOST_AUTO_TEST_CASE(matches_ground_truth_on_the_public_set) {
-  const auto qs = harness::ccd_public_queries("");
+  const auto qs = cases::Ccd::public_queries("");
   BOOST_REQUIRE_EQUAL(qs.size(), 7279u);
   std::size_t truths = 0, differ = 0;
   for (const auto& nq : qs) {
@@ -271,7 +271,7 @@ BOOST_AUTO_TEST_CASE(toi_is_a_contact_and_nothing_touches_earlier) {
     }
     ++hits;
     const double scale = cases::ccd_scale(q);
-    BOOST_TEST_CONTEXT(cases::to_json(q).dump()) {
+    BOOST_TEST_CONTEXT(cases::Ccd::to_json(q).dump()) {
       BOOST_TEST(contactbench::reference::ccd_distance_at(q, r.toi) <= 1e-12 * scale);
       for (int k = 0; k < 64; ++k) {
         const double t = r.toi * (k / 64.0) * (1 - 1e-6);
@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE(extreme_magnitudes_have_hand_derived_answers) {
       BOOST_TEST((r.hit && r.toi == 0.5 && r.toi_up == 0.5));
       BOOST_TEST(cases::to_string(r.feature) == std::string("vf_face"));
       // Edge-edge: ee_cross_half of the canonical cases scaled by s: t* = 1/2.
-      for (const auto& c : cases::ccd_canonical_cases())
+      for (const auto& c : cases::Ccd::cases())
         if (c.name == "ee_cross_half") {
           CcdQuery e = c.query;
           for (auto& v : e.x) v *= s / 4;  // exact: the coordinates are small integers
@@ -335,14 +335,14 @@ BOOST_AUTO_TEST_CASE(extreme_magnitudes_have_hand_derived_answers) {
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_input_is_an_input_error) {
-  CcdQuery q = cases::ccd_canonical_cases().front().query;
+  CcdQuery q = cases::Ccd::cases().front().query;
   q.x[5].z() = INFINITY;
   const auto msg = error_of([&] { contactbench::reference::ccd(q); });
   BOOST_TEST(contains(msg, "field x[5][2]: NaN or Inf"), msg);
 }
 
 BOOST_AUTO_TEST_CASE(separation_is_zero_for_hits_and_positive_for_clear_misses) {
-  for (const auto& c : cases::ccd_canonical_cases()) {
+  for (const auto& c : cases::Ccd::cases()) {
     BOOST_TEST_CONTEXT(c.name) {
       const double s = contactbench::reference::ccd_separation(c.query);
       if (c.hit) BOOST_TEST(s == 0.0);
@@ -350,7 +350,7 @@ BOOST_AUTO_TEST_CASE(separation_is_zero_for_hits_and_positive_for_clear_misses) 
     }
   }
   // vf_stop_short ends 2^-30 above the face; the scale is 4.
-  for (const auto& c : cases::ccd_canonical_cases())
+  for (const auto& c : cases::Ccd::cases())
     if (c.name == "vf_stop_short")
       BOOST_TEST(contactbench::reference::ccd_separation(c.query) == 0x1p-32,
                  boost::test_tools::tolerance(1e-9));
@@ -368,8 +368,8 @@ BOOST_AUTO_TEST_CASE(never_misses_on_generated_sets_and_toi_is_a_lower_bound) {
       const auto f = contactbench::fast::ccd(q);
       if (r.hit) {
         ++hits;
-        BOOST_TEST_REQUIRE(f.hit, cases::to_json(q).dump());
-        BOOST_TEST_REQUIRE(f.toi <= r.toi, cases::to_json(q).dump());
+        BOOST_TEST_REQUIRE(f.hit, cases::Ccd::to_json(q).dump());
+        BOOST_TEST_REQUIRE(f.toi <= r.toi, cases::Ccd::to_json(q).dump());
       } else {
         fp += f.hit;
       }
@@ -380,7 +380,7 @@ BOOST_AUTO_TEST_CASE(never_misses_on_generated_sets_and_toi_is_a_lower_bound) {
 }
 
 BOOST_AUTO_TEST_CASE(canonical_cases) {
-  for (const auto& c : cases::ccd_canonical_cases()) {
+  for (const auto& c : cases::Ccd::cases()) {
     BOOST_TEST_CONTEXT(c.name) {
       const auto f = contactbench::fast::ccd(c.query);
       if (c.hit) {
@@ -392,7 +392,7 @@ BOOST_AUTO_TEST_CASE(canonical_cases) {
     }
   }
   // The two hair-width misses are resolved (2^-30 and 2^-40 are far above the bounds).
-  for (const auto& c : cases::ccd_canonical_cases())
+  for (const auto& c : cases::Ccd::cases())
     if (c.name == "vf_stop_short" || c.name == "ee_stop_short" || c.name == "vf_outside_edge")
       BOOST_TEST(!contactbench::fast::ccd(c.query).hit, c.name);
 }
@@ -423,7 +423,7 @@ BOOST_AUTO_TEST_CASE(runs_on_a_small_thread_stack) {
   pthread_t th;
   auto body = [](void* p) -> void* {
     int m = 0;
-    for (const auto& c : cases::ccd_canonical_cases())
+    for (const auto& c : cases::Ccd::cases())
       m += c.hit && !contactbench::fast::ccd(c.query).hit;
     static_cast<Arg*>(p)->misses = m;
     return nullptr;
@@ -449,7 +449,7 @@ BOOST_AUTO_TEST_CASE(thin_triangle_sweep_within_the_stated_bounds) {
     BOOST_TEST((r.hit && r.toi == 0.5 && r.feature == cases::CcdFeature::vf_face));
     const auto f = contactbench::fast::ccd(q);
     BOOST_TEST((f.hit && f.toi <= 0.5));
-    BOOST_TEST(harness::to_string(harness::judge(harness::CcdPair::compare(q, r, f))) == std::string("agree"));
+    BOOST_TEST(harness::to_string(harness::verdict<harness::CcdPair>(q, r, f)) == std::string("agree"));
   }
   int n = 0, fp = 0;
   for (double deg = 1e-4; deg <= 6.01; deg *= std::sqrt(10.0))
@@ -478,7 +478,7 @@ BOOST_AUTO_TEST_CASE(thin_triangle_sweep_within_the_stated_bounds) {
           if (!far && motion >= 2) BOOST_TEST(!r.hit);
           const auto cmp = harness::CcdPair::compare(q, r, f);
           BOOST_TEST_CONTEXT(deg << " deg, shape " << shape << " far " << far << " motion " << motion) {
-            BOOST_TEST(harness::to_string(harness::judge(cmp)) != std::string("wrong"), harness::describe(cmp));
+            BOOST_TEST(harness::to_string(harness::judge(cmp, harness::Agreement::conservative)) != std::string("wrong"), harness::describe(cmp));
             if (r.hit) BOOST_TEST(f.hit);
           }
           ++n;
@@ -490,7 +490,7 @@ BOOST_AUTO_TEST_CASE(thin_triangle_sweep_within_the_stated_bounds) {
 // The fast variant's domain: |coordinates| <= 2^200 and scale >= 2^-200; outside it `eval`
 // and `check` give out_of_domain (fast not run), never an input error or `wrong`.
 BOOST_AUTO_TEST_CASE(domain_is_stated_and_outside_it_is_out_of_domain) {
-  CcdQuery q = cases::ccd_canonical_cases().front().query;  // scale 4
+  CcdQuery q = cases::Ccd::cases().front().query;  // scale 4
   BOOST_TEST(contactbench::fast::ccd_in_domain(q));
   // scale 4 s: 2^198 and 2^-200 are inside, 2^201 and 2^-201 outside
   for (const auto& [s, inside] : std::vector<std::pair<double, bool>>{
@@ -504,7 +504,7 @@ BOOST_AUTO_TEST_CASE(domain_is_stated_and_outside_it_is_out_of_domain) {
   for (auto& v : tiny.x) v *= 0x1p-1070;  // subnormal coordinates
   BOOST_TEST(!contactbench::fast::ccd_in_domain(big));
   BOOST_TEST(!contactbench::fast::ccd_in_domain(tiny));
-  test::TempFile f("ext.jsonl", cases::to_json(big).dump() + "\n" + cases::to_json(tiny).dump() + "\n");
+  test::TempFile f("ext.jsonl", cases::Ccd::to_json(big).dump() + "\n" + cases::Ccd::to_json(tiny).dump() + "\n");
   const auto out = harness::find_family("ccd")->eval(f.str(), {});
   BOOST_REQUIRE_EQUAL(out.size(), 2u);
   for (const auto& o : out) {
@@ -515,7 +515,7 @@ BOOST_AUTO_TEST_CASE(domain_is_stated_and_outside_it_is_out_of_domain) {
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_input_is_reported_as_contact_not_missed) {
-  CcdQuery q = cases::ccd_canonical_cases().front().query;
+  CcdQuery q = cases::Ccd::cases().front().query;
   q.x[0].x() = std::nan("");
   auto f = contactbench::fast::ccd(q);
   BOOST_TEST(f.hit);
@@ -526,7 +526,7 @@ BOOST_AUTO_TEST_CASE(non_finite_input_is_reported_as_contact_not_missed) {
 
 BOOST_AUTO_TEST_CASE(fast_on_the_public_set_has_no_false_negative) {
   std::size_t fp = 0;
-  for (const auto& nq : harness::ccd_public_queries("")) {
+  for (const auto& nq : cases::Ccd::public_queries("")) {
     const auto f = contactbench::fast::ccd(nq.query);
     if (nq.query.ground_truth == 1) BOOST_TEST_REQUIRE(f.hit, nq.name);
     fp += nq.query.ground_truth == 0 && f.hit;
@@ -601,8 +601,8 @@ BOOST_AUTO_TEST_CASE(good_file_round_trips_and_bad_lines_name_file_line_and_fiel
 }
 
 BOOST_AUTO_TEST_CASE(json_lines_eval_and_errors) {
-  const auto q = cases::ccd_canonical_cases().front().query;
-  test::TempFile good("q.jsonl", cases::to_json(q).dump() + "\n");
+  const auto q = cases::Ccd::cases().front().query;
+  test::TempFile good("q.jsonl", cases::Ccd::to_json(q).dump() + "\n");
   const auto out = harness::find_family("ccd")->eval(good.str(), {});
   BOOST_REQUIRE_EQUAL(out.size(), 1u);
   BOOST_TEST(out[0]["reference"]["hit"].get<bool>());
@@ -615,20 +615,20 @@ BOOST_AUTO_TEST_CASE(json_lines_eval_and_errors) {
   BOOST_TEST(contains(error_of([&] { harness::find_family("ccd")->eval(kind.str(), {}); }), "field kind"));
   BOOST_TEST(test::run_cli({"eval", "--family", "ccd", "--input", bad.str()}) == 2);
   // A misspelled key is rejected, not ignored.
-  auto j = cases::to_json(q);
+  auto j = cases::Ccd::to_json(q);
   j["grond_truth"] = 1;
   test::TempFile typo("t.jsonl", j.dump() + "\n");
   const auto tmsg = error_of([&] { harness::find_family("ccd")->eval(typo.str(), {}); });
   BOOST_TEST(contains(tmsg, "field grond_truth: unknown key"), tmsg);
   // Numbers may be hex strings (exact) or JSON numbers; a bad string names its field.
-  auto h = cases::to_json(q);
+  auto h = cases::Ccd::to_json(q);
   h["x"][0] = {"0x1.8p-3", 0.25, "-0x1p+0"};
-  const auto hq = cases::ccd_query_from_json(h, {"h", "line 1"});
+  const auto hq = cases::Ccd::from_json(h, {"h", "line 1"});
   BOOST_TEST(hq.x[0].x() == 0.1875);
   BOOST_TEST(hq.x[0].y() == 0.25);
   BOOST_TEST(hq.x[0].z() == -1.0);
   h["x"][3][1] = "0x1.8p-3z";
-  BOOST_TEST(contains(error_of([&] { cases::ccd_query_from_json(h, {"h", "line 1"}); }), "field x[3][1]"));
+  BOOST_TEST(contains(error_of([&] { cases::Ccd::from_json(h, {"h", "line 1"}); }), "field x[3][1]"));
 }
 
 // A copy of the public folder with one change, for the completeness tests.
@@ -638,7 +638,7 @@ struct PublicCopy {
     namespace fs = std::filesystem;
     dir = fs::temp_directory_path() / ("contactbench_ccd_public_" + std::to_string(::getpid()) +
                                        "_" + std::to_string(test::TempFile::counter()++));
-    const fs::path from = harness::default_shared_dir() + "/data/ccd-queries";
+    const fs::path from = cases::shared_dir() + "/data/ccd-queries";
     const fs::path to = dir / "data" / "ccd-queries";
     fs::create_directories(to);
     for (const auto& e : fs::recursive_directory_iterator(from)) {  // the source is read-only
@@ -661,7 +661,7 @@ BOOST_AUTO_TEST_CASE(incomplete_public_folder_fails_with_one_error_naming_it) {
     PublicCopy empty_file([&](const fs::path& root) {  // an emptied CSV: 0 queries there
       std::ofstream(root / folder / "data_0_0.csv", std::ios::trunc);
     });
-    const auto msg = error_of([&] { harness::ccd_public_queries(empty_file.dir.string()); });
+    const auto msg = error_of([&] { cases::Ccd::public_queries(empty_file.dir.string()); });
     BOOST_TEST(contains(msg, "incomplete"), msg);
     BOOST_TEST(contains(msg, folder + " holds"), msg);
     BOOST_TEST(test::run_cli({"check", "--family", "ccd", "--n", "10", "--quiet", "--shared",
@@ -669,11 +669,11 @@ BOOST_AUTO_TEST_CASE(incomplete_public_folder_fails_with_one_error_naming_it) {
   }
   {
     PublicCopy missing([&](const fs::path& root) { fs::remove_all(root / "erleben-wedges"); });
-    const auto msg = error_of([&] { harness::ccd_public_queries(missing.dir.string()); });
+    const auto msg = error_of([&] { cases::Ccd::public_queries(missing.dir.string()); });
     BOOST_TEST(contains(msg, "erleben-wedges/vertex-face missing"), msg);
   }
   test::TempFile nothing("x");
-  BOOST_TEST(contains(error_of([&] { harness::ccd_public_queries(nothing.dir.string()); }),
+  BOOST_TEST(contains(error_of([&] { cases::Ccd::public_queries(nothing.dir.string()); }),
                       "ccd-queries"));
   // Other families do not read the folder.
   BOOST_TEST(test::run_cli({"check", "--family", "ground_ccd", "--n", "10", "--quiet", "--shared",
@@ -717,7 +717,7 @@ BOOST_AUTO_TEST_CASE(public_set_and_generated_queries_pass_the_gate) {
   o.n = 3000;
   o.seed = 2;
   const auto s = harness::find_family("ccd")->check(o);
-  const auto ncanon = cases::ccd_canonical_cases().size();
+  const auto ncanon = cases::Ccd::cases().size();
   BOOST_TEST(s.total.queries == 3000u + 7279u + ncanon);
   BOOST_TEST(s.total.wrong == 0u);  // includes reference vs ground truth on every query
   BOOST_TEST(s.total.boundary == 0u);
@@ -775,28 +775,6 @@ BOOST_AUTO_TEST_CASE(always_hit_and_early_toi_fail_the_gate) {
   BOOST_TEST(pub.total.wrong > 6000u);
 }
 
-// The mutation test of the family: every planted fault (registered with parent "ccd") is
-// found `wrong` by the canonical cases and the public set alone, and by the generators
-// alone; the honest variant has no `wrong` on the same queries. (The CI-size
-// `check --family ccd --planted --n 10000` finds them all too; see the README.)
-BOOST_AUTO_TEST_CASE(every_planted_fault_is_found_wrong) {
-  std::vector<const harness::Family*> planted;
-  for (const auto& f : harness::families())
-    if (f.planted && f.parent == "ccd") planted.push_back(&f);
-  BOOST_TEST(planted.size() >= 5u);
-  harness::CheckOptions pub;
-  pub.n = 0;
-  pub.timing = false;
-  harness::CheckOptions gen;
-  gen.n = 2000;
-  gen.canonical = false;
-  gen.timing = false;
-  for (const auto& o : {pub, gen}) {
-    BOOST_TEST(harness::find_family("ccd")->check(o).total.wrong == 0u);  // fills the memo
-    for (const auto* f : planted) BOOST_TEST(f->check(o).total.wrong > 0u, f->name << (o.canonical ? " (public)" : " (generated)"));
-  }
-}
-
 // Decision coverage: the generators reach every value of every decision the reference takes,
 // and t0 / t1 are exactly on their boundary.
 BOOST_AUTO_TEST_CASE(decision_coverage_reaches_every_value) {
@@ -821,7 +799,7 @@ BOOST_AUTO_TEST_CASE(decision_coverage_reaches_every_value) {
 }
 
 BOOST_AUTO_TEST_CASE(ground_truth_mismatch_is_labelled_as_such) {
-  auto q = cases::ccd_canonical_cases().front().query;  // a hit
+  auto q = cases::Ccd::cases().front().query;  // a hit
   q.ground_truth = 0;
   const auto r = contactbench::reference::ccd(q);
   const auto d = harness::describe(harness::CcdPair::compare(q, r, contactbench::fast::ccd(q)));
@@ -841,7 +819,7 @@ BOOST_AUTO_TEST_SUITE_END()
 // (MEASURE_N generated queries of each generator, default 20,000).
 BOOST_AUTO_TEST_CASE(ccd_measure_bounds, *boost::unit_test::disabled()) {
   std::vector<std::pair<std::string, CcdQuery>> all;
-  for (auto& nq : harness::ccd_public_queries("")) all.push_back({nq.name, nq.query});
+  for (auto& nq : cases::Ccd::public_queries("")) all.push_back({nq.name, nq.query});
   const int n = std::getenv("MEASURE_N") ? std::atoi(std::getenv("MEASURE_N")) : 20000;
   for (bool deg : {false, true}) {
     int i = 0;

@@ -21,8 +21,8 @@ std::vector<cases::ClosestFeatureQuery> generated(int n, bool degenerate) {
   std::vector<cases::ClosestFeatureQuery> out;
   for (int i = 0; i < n; ++i) {
     auto rng = cases::query_rng(7, "closest_feature_test", degenerate ? "d" : "r", i);
-    out.push_back(degenerate ? cases::degenerate_closest_feature(rng).query
-                             : cases::random_closest_feature(rng).query);
+    out.push_back(degenerate ? cases::ClosestFeature::degenerate(rng).query
+                             : cases::ClosestFeature::random(rng).query);
   }
   return out;
 }
@@ -56,7 +56,7 @@ SweepResult thin_triangle_sweep(int reps) {
               out.face += ref.region == Region::face;
               for (const auto& e : c.errors)
                 if (e.field == "point") out.worst_point_ratio = std::max(out.worst_point_ratio, e.error / e.bound);
-              if (judge(c) == harness::Verdict::wrong) {
+              if (judge(c, harness::Agreement::approximate) == harness::Verdict::wrong) {
                 if (out.wrong < 5)
                   BOOST_TEST_MESSAGE("wrong: " << cases::to_string(shape) << " theta " << theta << " scale "
                                                << scale << " offset " << offset << " "
@@ -84,7 +84,7 @@ BOOST_AUTO_TEST_SUITE(closest_feature)
 BOOST_AUTO_TEST_SUITE(reference)
 
 BOOST_AUTO_TEST_CASE(canonical_cases_match_hand_derived_answers) {
-  const auto cases = cases::load_closest_feature_cases(cases::closest_feature_cases_path());
+  const auto cases = cases::ClosestFeature::cases();
   BOOST_REQUIRE_GE(cases.size(), 20u);
   bool seen[7] = {};
   for (const auto& c : cases) {
@@ -101,15 +101,11 @@ BOOST_AUTO_TEST_CASE(canonical_cases_match_hand_derived_answers) {
 }
 
 BOOST_AUTO_TEST_CASE(boundary_cases_have_zero_margin) {
-  const auto doc = cases::read_json_file(cases::closest_feature_cases_path());
   int boundary = 0;
-  for (const auto& c : cases::load_closest_feature_cases(cases::closest_feature_cases_path())) {
+  for (const auto& c : cases::ClosestFeature::cases()) {
     const auto r = contactbench::reference::closest_feature(c.query);
-    for (const auto& j : doc["cases"])
-      if (j["name"] == c.name && j["expect"].contains("margin")) {
-        BOOST_TEST_CONTEXT(c.name) { BOOST_TEST(r.margin == 0.0); }
-        ++boundary;
-      }
+    BOOST_TEST_CONTEXT(c.name) { BOOST_TEST((r.margin == 0.0) == c.on_boundary); }
+    boundary += c.on_boundary;
     if (c.name == "face_above_interior") {
       // Nearest boundary planes are x = 0 and y = 0 at distance 1; longest edge 4·sqrt(2).
       BOOST_TEST(r.margin == 1 / (4 * std::sqrt(2.0)), boost::test_tools::tolerance(1e-15));
@@ -166,7 +162,7 @@ BOOST_AUTO_TEST_CASE(closest_point_is_no_farther_than_any_vertex_or_edge_sample)
   // origin and at scales where the samples' own rounding stays below the 1e-12 slack).
   for (int i = 0; i < 400; ++i) {
     auto rng = cases::query_rng(7, "closest_feature_test", "r", i);
-    const auto g = cases::random_closest_feature(rng);
+    const auto g = cases::ClosestFeature::random(rng);
     const bool usual_scale =
         g.regime.ends_with("scale=1") || g.regime.ends_with("scale=1e-3") || g.regime.ends_with("scale=1e3");
     if (g.regime.find("place=origin") == std::string::npos || !usual_scale) continue;
@@ -270,11 +266,11 @@ BOOST_AUTO_TEST_CASE(reader_accepts_every_finite_double_and_rejects_true_degener
        {R"({"p":[0,"0x1p-1074",1],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})",
         R"({"p":[1e-300,1e-300,3e-300],"a":[0,0,0],"b":[4e-300,0,0],"c":[0,4e-300,0]})",
         R"({"p":[1e300,1e300,3e300],"a":[0,0,0],"b":[4e300,0,0],"c":[0,4e300,0]})"})
-    BOOST_CHECK_NO_THROW(cases::closest_feature_query_from_json(nlohmann::json::parse(line), w));
+    BOOST_CHECK_NO_THROW(cases::ClosestFeature::from_json(nlohmann::json::parse(line), w));
   // A collinear triangle at 1e160 (exactly: 2^531 (1,1,1) and 3·2^531 (1,1,1)) is rejected
   // with file, line and field, before the reference sees it; a thin valid one is not.
   try {
-    cases::closest_feature_query_from_json(
+    cases::ClosestFeature::from_json(
         nlohmann::json::parse(R"({"p":[1,0,0],"a":[0,0,0],"b":["0x1p531","0x1p531","0x1p531"],)"
                               R"("c":["0x1.8p532","0x1.8p532","0x1.8p532"]})"), w);
     BOOST_TEST(false, "collinear triangle at 1e160 accepted");
@@ -315,7 +311,7 @@ BOOST_AUTO_TEST_CASE(stated_domain) {
   BOOST_TEST(closest_feature_in_domain(sub));
   const auto c = harness::ClosestFeaturePair::compare(sub, contactbench::reference::closest_feature(sub),
                                                       contactbench::fast::closest_feature(sub));
-  BOOST_TEST((judge(c) == harness::Verdict::agree));
+  BOOST_TEST((judge(c, harness::Agreement::approximate) == harness::Verdict::agree));
 }
 
 BOOST_AUTO_TEST_CASE(outside_the_domain_eval_says_out_of_domain) {
@@ -348,7 +344,7 @@ BOOST_AUTO_TEST_CASE(face_point_regression_thin_triangle_far_from_origin) {
   BOOST_TEST((f.region == Region::face));
   const auto b = contactbench::fast::closest_feature_bounds(q);
   BOOST_TEST((f.point - ref.point).norm() / cases::longest_edge(q) <= b.point);
-  BOOST_TEST((judge(harness::ClosestFeaturePair::compare(q, ref, f)) == harness::Verdict::agree));
+  BOOST_TEST((harness::verdict<harness::ClosestFeaturePair>(q, ref, f) == harness::Verdict::agree));
 }
 
 BOOST_AUTO_TEST_CASE(issue_sliver_face_contact) {
@@ -360,12 +356,12 @@ BOOST_AUTO_TEST_CASE(issue_sliver_face_contact) {
   BOOST_TEST((ref.region == Region::face));
   BOOST_TEST(ref.squared_distance == 1e-4);  // the triangle lies in z = 0: distance 0.01 exactly rounded
   const auto c = harness::ClosestFeaturePair::compare(q, ref, contactbench::fast::closest_feature(q));
-  BOOST_TEST((judge(c) == harness::Verdict::agree), harness::describe(c));
+  BOOST_TEST((judge(c, harness::Agreement::approximate) == harness::Verdict::agree), harness::describe(c));
 }
 
 BOOST_AUTO_TEST_CASE(canonical_cases_with_exact_double_arithmetic) {
   // Small-integer coordinates make every double operation exact, so the fast labels are right.
-  for (const auto& c : cases::load_closest_feature_cases(cases::closest_feature_cases_path())) {
+  for (const auto& c : cases::ClosestFeature::cases()) {
     BOOST_TEST_CONTEXT(c.name) {
       const auto f = contactbench::fast::closest_feature(c.query);
       BOOST_TEST(cases::to_string(f.region) == cases::to_string(c.region));
@@ -421,8 +417,8 @@ BOOST_AUTO_TEST_CASE(excuse_needs_the_claimed_region_to_be_near) {
   auto near = contactbench::fast::closest_feature(q), far = near;
   near.region = Region::edge0;
   far.region = Region::vertex2;
-  BOOST_TEST((judge(harness::ClosestFeaturePair::compare(q, ref, near)) == harness::Verdict::boundary));
-  BOOST_TEST((judge(harness::ClosestFeaturePair::compare(q, ref, far)) == harness::Verdict::wrong));
+  BOOST_TEST((harness::verdict<harness::ClosestFeaturePair>(q, ref, near) == harness::Verdict::boundary));
+  BOOST_TEST((harness::verdict<harness::ClosestFeaturePair>(q, ref, far) == harness::Verdict::wrong));
 }
 
 BOOST_AUTO_TEST_CASE(honest_kernel_is_excused_only_within_the_margin) {
@@ -438,7 +434,7 @@ BOOST_AUTO_TEST_CASE(honest_kernel_is_excused_only_within_the_margin) {
   // Independently of the harness: each excused query really is within the fast bound of
   // the region fast claimed (exact distance), and that region is a neighbour of the exact one.
   for (const auto& e : s.examples.at("boundary")) {
-    const auto q = cases::closest_feature_query_from_json(e.body["query"], {});
+    const auto q = cases::ClosestFeature::from_json(e.body["query"], {});
     const auto fast_region = cases::region_from_string(e.body["fast"]["region"], {}, "");
     const double d = contactbench::reference::closest_feature_distance_to_region(q, fast_region);
     BOOST_TEST(d <= contactbench::fast::closest_feature_bounds(q).decision, e.body["detail"].get<std::string>());
@@ -481,21 +477,6 @@ BOOST_AUTO_TEST_CASE(region_coverage_at_ci_size) {
   for (const char* tag : {"shape=needle", "shape=cap", "shape=sliver", "shape=equilateral", "config=face",
                           "config=rounded_boundary", "place=far", "scale=domain_min", "scale=subnormal"})
     BOOST_TEST(s.by_regime.count(tag) == 1u, tag);
-}
-
-BOOST_AUTO_TEST_CASE(deterministic_and_shards_merge_to_the_whole) {
-  const auto* f = harness::find_family("closest_feature");
-  harness::CheckOptions o{.n = 3000, .seed = 11};
-  const auto whole = f->check(o);
-  const auto again = f->check(o);
-  BOOST_TEST(whole.to_json()["by_source"].dump() == again.to_json()["by_source"].dump());
-  o.shards = 2;
-  o.shard = 0;
-  auto merged = f->check(o);
-  o.shard = 1;
-  merged.merge(f->check(o));
-  BOOST_TEST(merged.to_json()["by_source"].dump() == whole.to_json()["by_source"].dump());
-  BOOST_TEST(merged.errors.at("point").max == whole.errors.at("point").max);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -22,7 +22,7 @@ BOOST_AUTO_TEST_SUITE(mutation)
 
 BOOST_AUTO_TEST_CASE(every_planted_fault_is_found_and_honest_variants_pass) {
   for (const auto& f : harness::families()) {
-    if (f.planted) continue;
+    if (!f.gated()) continue;
     BOOST_TEST_CONTEXT("family " << f.name) {
       test::TempFile out("check.json");
       BOOST_TEST(test::run_cli({"check", "--family", f.name, "--planted", "--quiet", "--json",
@@ -33,6 +33,7 @@ BOOST_AUTO_TEST_CASE(every_planted_fault_is_found_and_honest_variants_pass) {
       for (const auto& r : doc["families"]) {
         const std::string name = r["family"];
         const auto wrong = r["wrong"].get<std::uint64_t>();
+        if (r.contains("published_method_of")) continue;  // measured, not gated
         if (r.contains("planted_fault_of")) {
           ++faults;
           BOOST_TEST(wrong > 0u, "planted fault " << name << " survived");
