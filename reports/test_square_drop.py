@@ -78,7 +78,7 @@ class Section(unittest.TestCase):
 
     def test_not_run(self):
         html = section.render(self.tmp, self.tmp)
-        self.assertIn("was not run", html)
+        self.assertIn("The square_drop scenario was not run", html)
 
     def test_malformed_input_names_file_and_field(self):
         results = self.results_copy()

@@ -1,4 +1,4 @@
-"""Section ccd: both CCD variants on the public query set of Wang et al. (ACM TOG 2021),
+"""Section ccd_public: both CCD variants on the public query set of Wang et al. (ACM TOG 2021),
 per folder and kind, their time distributions, and the fast variant's false positives.
 
 Reads results/run/ccd_public.json (schema "contactbench.run/1", scenario "ccd_public",
@@ -80,10 +80,9 @@ def time_plot(queries, out_dir):
 
 
 def render(results_dir, out_dir):
-    path = results_dir / "run" / f"{SCENARIO}.json"
+    path = common.run_file(results_dir, SCENARIO)
     if not path.exists():
-        return common.paragraph(f"The {SCENARIO} scenario was not run ({path} not found): "
-                                "run `contactbench run ccd_public`.", "missing")
+        return common.not_run(SCENARIO, path)
     doc = load(path)
     queries = doc["queries"]
     if not queries:
