@@ -5,6 +5,7 @@ same treatment: a title, labelled axes (with units), a PNG beside index.html, an
 one-line caption below it saying what to see.
 """
 import html
+import importlib.util
 import json
 import math
 import pathlib
@@ -48,15 +49,23 @@ def load_run(path, key, expected):
     return doc, bad
 
 
-def run_file(results_dir, scenario):
-    """Where `contactbench run <scenario>` writes its output."""
-    return pathlib.Path(results_dir) / "run" / f"{scenario}.json"
+def read_run(results_dir, scenario, load):
+    """(load(path), None) for results_dir/run/<scenario>.json, the output of `contactbench run
+    <scenario>`; (None, the paragraph every section shows then) when that file is absent."""
+    path = pathlib.Path(results_dir) / "run" / f"{scenario}.json"
+    if not path.exists():
+        return None, paragraph(f"The {scenario} scenario was not run ({path} not found; "
+                               f"`contactbench run {scenario}` writes it).", "missing")
+    return load(path), None
 
 
-def not_run(scenario, path):
-    """The one paragraph every section shows when its scenario's output is absent."""
-    return paragraph(f"The {scenario} scenario was not run ({path} not found; "
-                     f"`contactbench run {scenario}` writes it).", "missing")
+def load_section(path):
+    """Import the section plugin reports/sections/<scenario>.py as a module."""
+    path = pathlib.Path(path)
+    spec = importlib.util.spec_from_file_location(f"contactbench_section_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 # ---------------------------------------------------------------- bench.json

@@ -19,7 +19,6 @@ Exit codes: 0 report written; 1 report written but a section plugin failed;
 """
 import argparse
 import datetime
-import importlib.util
 import pathlib
 import sys
 import traceback
@@ -428,10 +427,7 @@ def run_plugins(sections_dir, results_dir, out_dir):
         scenario = path.stem
         out.append(f'<h2 id="scenario-{esc(scenario)}">{esc(scenario)}</h2>\n')
         try:
-            spec = importlib.util.spec_from_file_location(f"contactbench_section_{scenario}", path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            fragment = module.render(results_dir, out_dir)
+            fragment = common.load_section(path).render(results_dir, out_dir)
             if not isinstance(fragment, str):
                 raise TypeError(f"render() returned {type(fragment).__name__}, not str")
             out.append(fragment)

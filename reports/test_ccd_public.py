@@ -13,11 +13,12 @@ import sys
 import tempfile
 import unittest
 
+sys.dont_write_bytecode = True
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE / "sections"))
-import ccd_public  # noqa: E402
 import common  # noqa: E402
+
+ccd_public = common.load_section(HERE / "sections" / "ccd_public.py")
 
 FIXTURE = HERE / "fixtures_ccd_public"
 

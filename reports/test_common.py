@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Tests of the helpers every section shares (reports/common.py): the one bench.json reader
-and the one "scenario not run" paragraph.
+and the one reader of a scenario's output with its "scenario not run" paragraph.
 
     /usr/bin/python3 reports/test_common.py      (exit status non-zero on failure)
 """
@@ -78,13 +78,18 @@ class BenchReader(unittest.TestCase):
         self.assertIn("bench.json: benchmarks[1].real_time: expected a positive number", str(e.exception))
 
 
-class NotRun(unittest.TestCase):
-    def test_one_wording(self):
-        path = common.run_file(pathlib.Path("results"), "square_drop")
-        self.assertEqual(path, pathlib.Path("results/run/square_drop.json"))
-        self.assertEqual(common.not_run("square_drop", path),
-                         '<p class="missing">The square_drop scenario was not run (results/run/'
-                         "square_drop.json not found; `contactbench run square_drop` writes it).</p>\n")
+class ReadRun(unittest.TestCase):
+    def test_not_run_paragraph(self):
+        doc, not_run = common.read_run("no_results", "square_drop", load=None)
+        self.assertIsNone(doc)
+        self.assertEqual(not_run, '<p class="missing">The square_drop scenario was not run '
+                         "(no_results/run/square_drop.json not found; `contactbench run "
+                         "square_drop` writes it).</p>\n")
+
+    def test_present_file_goes_to_the_section_loader(self):
+        doc, not_run = common.read_run(HERE / "fixtures", "closest_feature_regions",
+                                       load=lambda path: path.name)
+        self.assertEqual((doc, not_run), ("closest_feature_regions.json", None))
 
 
 if __name__ == "__main__":

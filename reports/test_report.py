@@ -24,6 +24,11 @@ def run_report(results, out, *extra):
     return p
 
 
+def scenario_section(page, scenario):
+    """The part of the page the section plugin of `scenario` wrote."""
+    return page.split(f'<h2 id="scenario-{scenario}">')[1].split("<h2")[0]
+
+
 class Tmp(unittest.TestCase):
     def setUp(self):
         self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_report_"))
@@ -134,7 +139,7 @@ class FullReport(unittest.TestCase):
         self.assertIn(f"the {n} queries a plain double labels differently from the exact reference "
                       "all lie on region boundaries", self.page)
         # the table shows the family's verdicts, not a margin/bound comparison of its own
-        section = self.page.split('id="scenario-closest_feature_regions"')[1].split("<h2")[0]
+        section = scenario_section(self.page, "closest_feature_regions")
         self.assertEqual(section.count("<td>boundary</td>"), n)
         self.assertNotIn("<td>agree</td>", section)
 
@@ -268,7 +273,17 @@ class Failures(Tmp):
         self.assertIn("5 queries are labelled differently by a plain double; 1 of them lie off "
                       "the region boundaries", page)
         self.assertNotIn("all lie on region boundaries", page)
-        self.assertIn('<td class="bad">wrong</td>', page)
+        section = scenario_section(page, "closest_feature_regions")
+        self.assertEqual(section.count('<td class="bad">wrong</td>'), 1)
+        # a query the family judges wrong is listed even when both labels are the same
+        doc["queries"].append({"p": [0.5, 0.5, 2.0], "reference": "face", "fast": "face",
+                               "margin": 0.5, "bound": 8.9e-16, "verdict": "wrong"})
+        path.write_text(json.dumps(doc))
+        p = run_report(results, self.tmp / "out")
+        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+        self.assertIn("; 1 queries with the same label are judged wrong (listed below)", page)
+        section = scenario_section(page, "closest_feature_regions")
+        self.assertEqual(section.count('<td class="bad">wrong</td>'), 2)
 
     def test_query_without_valid_verdict_fails_its_section(self):
         results = self.results_copy()

@@ -4,7 +4,6 @@ reports/fixtures_rolling_sphere/ (a reduced `contactbench run rolling_sphere` ou
 
     /usr/bin/python3 reports/test_rolling_sphere.py      (exit status non-zero on failure)
 """
-import importlib.util
 import json
 import pathlib
 import shutil
@@ -19,9 +18,7 @@ FIXTURES = HERE / "fixtures_rolling_sphere"
 
 import common  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("rolling_sphere", HERE / "sections" / "rolling_sphere.py")
-section = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(section)
+section = common.load_section(HERE / "sections" / "rolling_sphere.py")
 
 
 class Section(unittest.TestCase):

@@ -6,7 +6,6 @@ in Google Benchmark format, a median aggregate for n_seg = 4).
 
     /usr/bin/python3 reports/test_square_drop.py      (exit status non-zero on failure)
 """
-import importlib.util
 import json
 import pathlib
 import shutil
@@ -21,9 +20,7 @@ FIXTURES = HERE / "fixtures_square_drop"
 
 import common  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("square_drop", HERE / "sections" / "square_drop.py")
-section = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(section)
+section = common.load_section(HERE / "sections" / "square_drop.py")
 
 FIGURES = ["square_drop_agreement.png", "square_drop_cost.png", "square_drop_energies.png",
            "square_drop_key_frames.png", "square_drop_min_height.png", "square_drop_newton.png"]

@@ -80,13 +80,12 @@ def time_plot(queries, out_dir):
 
 
 def render(results_dir, out_dir):
-    path = common.run_file(results_dir, SCENARIO)
-    if not path.exists():
-        return common.not_run(SCENARIO, path)
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     queries = doc["queries"]
     if not queries:
-        return common.paragraph(f"{path}: no queries.", "missing")
+        return common.paragraph(f"The {SCENARIO} scenario recorded no queries.", "missing")
     sources = sorted({q["source"] for q in queries})
     headers = ["folder / kind", "variant", "queries", "true collisions", "false negatives",
                "false positives", "median time", "mean time", "slowest query"]

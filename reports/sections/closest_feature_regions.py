@@ -81,10 +81,9 @@ def draw_samples(ax, samples, regions):
 
 
 def render(results_dir, out_dir):
-    path = common.run_file(results_dir, SCENARIO)
-    if not path.exists():
-        return common.not_run(SCENARIO, path)
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     tri, regions, samples, queries = doc["triangle"], doc["regions"], doc.get("samples", []), doc["queries"]
     differ = [q for q in queries if q["reference"] != q["fast"]]
     off_boundary = [q for q in differ if q["verdict"] == "wrong"]

@@ -179,10 +179,9 @@ def fig_trough(doc, out_dir):
 
 
 def render(results_dir, out_dir):
-    path = common.run_file(results_dir, SCENARIO)
-    if not path.exists():
-        return common.not_run(SCENARIO, path)
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     out = fig_woo(doc, out_dir) + fig_force(doc, out_dir) + fig_zone_map(doc, out_dir) + fig_trough(doc, out_dir)
     rows = [[p["surface"], p["mode"], common.fmt_sci(p.get("speed_loss")),
              common.fmt_sci(p.get("speed_loss_vs_ideal")), str(p.get("crossings", "")),

@@ -101,10 +101,9 @@ def draw_frame(ax, doc, run, k, title):
 
 
 def render(results_dir, out_dir):
-    path = common.run_file(results_dir, SCENARIO)
-    if not path.exists():
-        return common.not_run(SCENARIO, path)
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     runs = doc["runs"]
     main = runs.get("fast") or next(iter(runs.values()))
     h, dhat = doc["constants"]["h"], doc["constants"]["dhat"]
