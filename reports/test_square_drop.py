@@ -62,6 +62,17 @@ class Section(unittest.TestCase):
         self.assertIn(f"{lowest * 1000:.3f} mm &gt; 0", html)
         self.assertIn("<td>agree</td>", html)
 
+    def test_verdict_read_from_the_scenario(self):
+        results = self.results_copy()
+        path = results / "run" / "square_drop.json"
+        doc = json.loads(path.read_text())
+        doc["comparison"]["within_bound"] = False
+        path.write_text(json.dumps(doc))
+        html = section.render(results, self.tmp)
+        self.assertIn('<td class="bad">DISAGREE</td>', html)
+        self.assertIn("the scenario judges them beyond the bound 1e-12 m", html)
+        self.assertNotIn("stay within", html)
+
     def test_cost_from_bench_median(self):
         html = section.render(FIXTURES, self.tmp)
         # the median aggregate wins over the mean: 9.91905e-06 s
