@@ -33,7 +33,7 @@ def rows(fragment):
 
 class CcdPublicSection(unittest.TestCase):
     def setUp(self):
-        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_ccd_"))
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_ccd_public_"))
         self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
 
     def test_table_counts_per_folder_and_variant(self):

@@ -23,7 +23,7 @@ section = common.load_section(HERE / "sections" / "rolling_sphere.py")
 
 class Section(unittest.TestCase):
     def setUp(self):
-        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_es_"))
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_rolling_sphere_"))
         self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
 
     def test_figures_and_tables(self):
