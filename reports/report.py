@@ -5,10 +5,12 @@
 
 Inputs (each may be absent; the page then says what is missing):
   results/check.json   schema "contactbench.check/1" (agreement statistics per family)
-  results/bench.json   Google Benchmark JSON (names <stem>/<case>/<impl>)
+  results/bench.json   Google Benchmark JSON (names <stem>/<case>/<impl>), read by
+                       common.load_bench here and in the sections
   results/run/*.json   scenario outputs, read only by the plugins in reports/sections/
 
-Section plugins: every reports/sections/<stem>.py defines
+Families are shown here, each under the anchor family-<stem>. Section plugins show one
+scenario each: reports/sections/<scenario>.py (anchor scenario-<scenario>) defines
     render(results_dir: pathlib.Path, out_dir: pathlib.Path) -> str   (an HTML fragment)
 and may import the helpers of reports/common.py (`import common`).
 
@@ -17,9 +19,7 @@ Exit codes: 0 report written; 1 report written but a section plugin failed;
 """
 import argparse
 import datetime
-import importlib.util
 import pathlib
-import statistics
 import sys
 import traceback
 
@@ -36,10 +36,6 @@ COUNT_FIELDS = ("queries", "agree", "boundary", "false_positive", "wrong")
 COVERAGE_FIELDS = ("reached", "on_boundary", "within_bound")
 EXAMPLE_KINDS = ("wrong", "false_positive", "boundary")  # most serious first
 MAX_EXAMPLES = 5
-TIME_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-# Components Google Benchmark appends to a benchmark's name.
-GB_MODIFIERS = ("real_time", "process_time", "manual_time", "iterations:", "repeats:",
-                "threads:", "min_time:", "min_warmup_time:")
 
 
 # ---------------------------------------------------------------- check.json
@@ -128,65 +124,14 @@ def load_check(path):
     return doc
 
 
-# ---------------------------------------------------------------- bench.json
+# ---------------------------------------------------------------- speed
 
-def split_bench_name(name):
-    """'closest_feature/random/fast/real_time' -> ('closest_feature', 'random', 'fast')."""
-    parts = [p for p in name.split("/") if not p.startswith(GB_MODIFIERS)]
-    if len(parts) < 3:
-        return None
-    return parts[0], "/".join(parts[1:-1]), parts[-1]
-
-
-def load_bench(path):
-    """Returns ({(stem, case): {impl: ns per iteration}} in file order, [notes], context)
-    or None when the file is absent. Prefers the "median" aggregate, else the median of the
-    plain iteration entries; real_time is used (one iteration = one query)."""
-    if not path.exists():
-        return None
-    doc = _obj(common.load_json(path), path, "top level")
-    entries = doc.get("benchmarks")
-    if not isinstance(entries, list):
-        _fail(path, "benchmarks", "expected a list")
-    medians, iterations, notes = {}, {}, []
-    for i, b in enumerate(entries):
-        where = f"benchmarks[{i}]"
-        _obj(b, path, where)
-        name = b.get("name")
-        if not isinstance(name, str):
-            _fail(path, f"{where}.name", "expected a string")
-        if b.get("error_occurred"):
-            notes.append(f"{name}: skipped, the benchmark reported an error: "
-                         f"{b.get('error_message', '')}")
-            continue
-        run_type = b.get("run_type", "iteration")
-        agg = b.get("aggregate_name")
-        if run_type == "aggregate" and agg != "median":
-            continue  # mean, stddev, cv, ... : the median is what we report
-        base = b.get("run_name") or name
-        if run_type == "aggregate" and base == name and name.endswith("_" + str(agg)):
-            base = name[: -len(agg) - 1]
-        key = split_bench_name(base)
-        if key is None:
-            notes.append(f"{name}: skipped, not named <stem>/<case>/<impl>")
-            continue
-        unit = b.get("time_unit", "ns")
-        if unit not in TIME_UNITS:
-            _fail(path, f"{where}.time_unit", f"expected one of {sorted(TIME_UNITS)}, got {unit!r}")
-        t = b.get("real_time")
-        if not is_number(t) or t <= 0:
-            _fail(path, f"{where}.real_time", f"expected a positive number, got {t!r}")
-        ns = t * TIME_UNITS[unit]
-        if run_type == "aggregate":
-            medians[key] = ns
-        else:
-            iterations.setdefault(key, []).append(ns)
+def speed_times(bench):
+    """{(stem, case): {impl: ns per iteration}} in file order."""
     times = {}
-    for key in list(dict.fromkeys(list(iterations) + list(medians))):
-        ns = medians[key] if key in medians else statistics.median(iterations[key])
-        times.setdefault(key[:2], {})[key[2]] = ns
-    context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
-    return times, notes, context
+    for (stem, case, impl), ns in bench.ns.items():
+        times.setdefault((stem, case), {})[impl] = ns
+    return times
 
 
 def impl_order(impls):
@@ -382,7 +327,7 @@ def summary_html(check, times):
 
 
 def family_html(fam, out_dir):
-    out = [f'<h3 id="{esc(common.safe_name(fam["family"]))}">{esc(fam["family"])}</h3>\n']
+    out = [f'<h3 id="family-{esc(common.safe_name(fam["family"]))}">{esc(fam["family"])}</h3>\n']
     agreement = fam.get("agreement", "—")
     out.append(paragraph(f"Agreement class: {agreement}. {fam.get('justification', '')}".strip()))
     if fam.get("errors"):
@@ -479,19 +424,16 @@ def run_plugins(sections_dir, results_dir, out_dir):
     for path in sorted(sections_dir.glob("*.py")) if sections_dir.is_dir() else []:
         if path.name.startswith("_"):
             continue
-        stem = path.stem
-        out.append(f'<h2 id="section-{esc(stem)}">{esc(stem)}</h2>\n')
+        scenario = path.stem
+        out.append(f'<h2 id="scenario-{esc(scenario)}">{esc(scenario)}</h2>\n')
         try:
-            spec = importlib.util.spec_from_file_location(f"contactbench_section_{stem}", path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            fragment = module.render(results_dir, out_dir)
+            fragment = common.load_section(path).render(results_dir, out_dir)
             if not isinstance(fragment, str):
                 raise TypeError(f"render() returned {type(fragment).__name__}, not str")
             out.append(fragment)
         except Exception as e:  # a broken plugin must not take the report down
             failed += 1
-            message = f"section {stem} ({path}) failed: {type(e).__name__}: {e}"
+            message = f"section {scenario} ({path}) failed: {type(e).__name__}: {e}"
             print(f"report.py: error: {message}", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
             out.append(paragraph(message, "error"))
@@ -524,9 +466,9 @@ def main(argv=None):
         if index.exists():
             index.unlink()  # never leave a stale page behind a failed run
         check = load_check(args.results / "check.json")
-        bench = load_bench(args.results / "bench.json")
+        bench = common.load_bench(args.results)
         if bench is not None:
-            times, notes, bench_context = bench
+            times, notes, bench_context = speed_times(bench), bench.notes, bench.context
         args.out.mkdir(parents=True, exist_ok=True)
     except InputError as e:
         print(f"report.py: error: {e}", file=sys.stderr)

@@ -3,6 +3,7 @@
 
     /usr/bin/python3 reports/test_report.py      (exit status non-zero on failure)
 """
+import html
 import json
 import pathlib
 import re
@@ -21,6 +22,11 @@ def run_report(results, out, *extra):
     p = subprocess.run([sys.executable, str(REPORT), "--results", str(results), "--out", str(out),
                         *extra], capture_output=True, text=True, timeout=300)
     return p
+
+
+def scenario_section(page, scenario):
+    """The part of the page the section plugin of `scenario` wrote."""
+    return page.split(f'<h2 id="scenario-{scenario}">')[1].split("<h2")[0]
 
 
 class Tmp(unittest.TestCase):
@@ -132,7 +138,16 @@ class FullReport(unittest.TestCase):
         self.assertEqual(n, 4)
         self.assertIn(f"the {n} queries a plain double labels differently from the exact reference "
                       "all lie on region boundaries", self.page)
-        self.assertIn('id="section-closest_feature"', self.page)
+        # the table shows the family's verdicts, not a margin/bound comparison of its own
+        section = scenario_section(self.page, "closest_feature_regions")
+        self.assertEqual(section.count("<td>boundary</td>"), n)
+        self.assertNotIn("<td>agree</td>", section)
+
+    def test_anchors_keyed_by_stem_and_scenario(self):
+        ids = re.findall(r'<h[23] id="([^"]+)"', self.page)
+        self.assertEqual(ids, ["family-closest_feature", "family-ccd_ground",
+                               "scenario-ccd_public", "scenario-closest_feature_regions",
+                               "scenario-rolling_sphere", "scenario-square_drop"])
 
     def test_regime_table(self):
         self.assertIn("By regime of the generated queries", self.page)
@@ -162,7 +177,7 @@ class Failures(Tmp):
     def test_failing_plugin_is_reported_and_exit_nonzero(self):
         sections = self.tmp / "sections"
         sections.mkdir()
-        shutil.copy(HERE / "sections" / "closest_feature.py", sections)
+        shutil.copy(HERE / "sections" / "closest_feature_regions.py", sections)
         (sections / "broken.py").write_text(
             "def render(results_dir, out_dir):\n    raise RuntimeError('planted plugin failure')\n")
         p = run_report(FIXTURES, self.tmp / "out", "--sections", str(sections))
@@ -182,7 +197,8 @@ class Failures(Tmp):
         page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
         self.assertIn("check.json not found", page)
         self.assertIn("bench.json not found", page)
-        self.assertIn("The closest_feature_regions scenario was not run", page)
+        for scenario in ("ccd_public", "closest_feature_regions", "rolling_sphere", "square_drop"):
+            self.assertIn(f"The {scenario} scenario was not run", page)
         self.assertNotIn("Traceback", p.stderr)
 
     def test_missing_results_directory(self):
@@ -249,7 +265,7 @@ class Failures(Tmp):
         path = results / "run" / "closest_feature_regions.json"
         doc = json.loads(path.read_text())
         doc["queries"].append({"p": [1.0, 1.0, 0.5], "reference": "face", "fast": "edge1",
-                               "margin": 0.3, "bound": 8.9e-16})
+                               "margin": 0.3, "bound": 8.9e-16, "verdict": "wrong"})
         path.write_text(json.dumps(doc))
         p = run_report(results, self.tmp / "out")
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -257,6 +273,34 @@ class Failures(Tmp):
         self.assertIn("5 queries are labelled differently by a plain double; 1 of them lie off "
                       "the region boundaries", page)
         self.assertNotIn("all lie on region boundaries", page)
+        section = scenario_section(page, "closest_feature_regions")
+        self.assertEqual(section.count('<td class="bad">wrong</td>'), 1)
+        # a query the family judges wrong is listed even when both labels are the same
+        doc["queries"].append({"p": [0.5, 0.5, 2.0], "reference": "face", "fast": "face",
+                               "margin": 0.5, "bound": 8.9e-16, "verdict": "wrong"})
+        path.write_text(json.dumps(doc))
+        p = run_report(results, self.tmp / "out")
+        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+        self.assertIn("; 1 queries with the same label are judged wrong (listed below)", page)
+        section = scenario_section(page, "closest_feature_regions")
+        self.assertEqual(section.count('<td class="bad">wrong</td>'), 2)
+
+    def test_query_without_valid_verdict_fails_its_section(self):
+        results = self.results_copy()
+        path = results / "run" / "closest_feature_regions.json"
+        doc = json.loads(path.read_text())
+        for i, verdict in ((3, None), (5, "maybe")):
+            if verdict is None:
+                del doc["queries"][i]["verdict"]
+            else:
+                doc["queries"][i]["verdict"] = verdict
+            path.write_text(json.dumps(doc))
+            p = run_report(results, self.tmp / "out")
+            self.assertEqual(p.returncode, 1, p.stderr)
+            page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+            self.assertIn(f"closest_feature_regions.json: queries[{i}].verdict: expected one of "
+                          f"agree, boundary, wrong, got {verdict!r}", html.unescape(page))
+            doc["queries"][i]["verdict"] = "agree"
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ in Google Benchmark format, a median aggregate for n_seg = 4).
 
     /usr/bin/python3 reports/test_square_drop.py      (exit status non-zero on failure)
 """
-import importlib.util
 import json
 import pathlib
 import shutil
@@ -21,9 +20,7 @@ FIXTURES = HERE / "fixtures_square_drop"
 
 import common  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("square_drop", HERE / "sections" / "square_drop.py")
-section = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(section)
+section = common.load_section(HERE / "sections" / "square_drop.py")
 
 FIGURES = ["square_drop_agreement.png", "square_drop_cost.png", "square_drop_energies.png",
            "square_drop_key_frames.png", "square_drop_min_height.png", "square_drop_newton.png"]
@@ -65,6 +62,17 @@ class Section(unittest.TestCase):
         self.assertIn(f"{lowest * 1000:.3f} mm &gt; 0", html)
         self.assertIn("<td>agree</td>", html)
 
+    def test_verdict_read_from_the_scenario(self):
+        results = self.results_copy()
+        path = results / "run" / "square_drop.json"
+        doc = json.loads(path.read_text())
+        doc["comparison"]["within_bound"] = False
+        path.write_text(json.dumps(doc))
+        html = section.render(results, self.tmp)
+        self.assertIn('<td class="bad">DISAGREE</td>', html)
+        self.assertIn("the scenario judges them beyond the bound 1e-12 m", html)
+        self.assertNotIn("stay within", html)
+
     def test_cost_from_bench_median(self):
         html = section.render(FIXTURES, self.tmp)
         # the median aggregate wins over the mean: 9.91905e-06 s
@@ -78,7 +86,7 @@ class Section(unittest.TestCase):
 
     def test_not_run(self):
         html = section.render(self.tmp, self.tmp)
-        self.assertIn("was not run", html)
+        self.assertIn("The square_drop scenario was not run", html)
 
     def test_malformed_input_names_file_and_field(self):
         results = self.results_copy()

@@ -7,7 +7,7 @@ y_ground, ...}, mesh {nodes, springs [[a, b], ...]}, runs {fast, reference} each
 state k = 0..steps: iterations, min_height (m), energy {kinetic, spring, gravity, barrier}
 (J), x (2·nodes coordinates, m), step_ns, key_frames; comparison {iterations_equal,
 max_position_difference, position_bound, ...}. Cost per step comes from results/bench.json
-(Google Benchmark, square_drop/n_seg=<n>/fast, counter seconds_per_step) when present,
+(common.load_bench: square_drop/n_seg=<n>/fast, counter seconds_per_step) when present,
 otherwise from the scenario's own step timings.
 """
 import math
@@ -71,26 +71,13 @@ def load(path):
 
 def bench_costs(results_dir):
     """{n_seg: (seconds per step, newton per step)} from results/bench.json, or {}."""
-    path = results_dir / "bench.json"
-    if not path.exists():
-        return {}
-    doc = common.load_json(path)
-    found = {}
-    for b in doc.get("benchmarks", []) if isinstance(doc, dict) else []:
-        if not isinstance(b, dict):
-            continue
-        name = b.get("run_name") or b.get("name", "")
-        m = re.match(r"^square_drop/n_seg=(\d+)/fast", str(name))
-        if not m or not is_number(b.get("seconds_per_step")):
-            continue
-        n = int(m.group(1))
-        kind = b.get("aggregate_name") if b.get("run_type") == "aggregate" else "iteration"
-        if kind not in ("median", "iteration"):
-            continue
-        # a median aggregate wins over single iterations
-        if n not in found or kind == "median":
-            found[n] = (b["seconds_per_step"], b.get("newton_per_step"), kind)
-    return {n: v for n, v in found.items()}
+    bench = common.load_bench(results_dir)
+    costs = {}
+    for (stem, case, impl), counters in (bench.counters.items() if bench else ()):
+        m = re.fullmatch(r"n_seg=(\d+)", case)
+        if stem == SCENARIO and impl == "fast" and m and is_number(counters.get("seconds_per_step")):
+            costs[int(m.group(1))] = (counters["seconds_per_step"], counters.get("newton_per_step"))
+    return costs
 
 
 def draw_frame(ax, doc, run, k, title):
@@ -114,11 +101,9 @@ def draw_frame(ax, doc, run, k, title):
 
 
 def render(results_dir, out_dir):
-    path = results_dir / "run" / f"{SCENARIO}.json"
-    if not path.exists():
-        return common.paragraph(f"The {SCENARIO} scenario was not run ({path} not found; "
-                                "`contactbench run square_drop` writes it).", "missing")
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     runs = doc["runs"]
     main = runs.get("fast") or next(iter(runs.values()))
     h, dhat = doc["constants"]["h"], doc["constants"]["dhat"]
@@ -228,15 +213,19 @@ def render(results_dir, out_dir):
         ax.set_title("Fast (double) against reference (MPFR) trajectory")
         ax.legend(fontsize=8)
         name = common.save_figure(fig, out_dir, "square_drop_agreement")
+        bits = runs["reference"].get("precision_bits", "?")
+        within = cmp_.get("within_bound") is True  # the scenario's verdict, not judged here
         html.append(common.figure_html(
-            name, f"Double and {runs['reference'].get('precision_bits', '?')}-bit runs stay within "
-                  f"{max(diff):.2g} m of each other in every state (bound {bound:g} m)."))
+            name, f"Double and {bits}-bit runs stay within {max(diff):.2g} m of each other in every "
+                  f"state (bound {bound:g} m)." if within else
+                  f"Double and {bits}-bit runs differ by up to {max(diff):.2g} m: the scenario "
+                  f"judges them beyond the bound {bound:g} m (see table)."))
         html.append(common.table(
             ["states", "iteration counts", "max position difference (m)", "at state", "bound (m)", "verdict"],
             [[cmp_.get("states"), "equal in every step" if same else
               f"differ in steps {cmp_.get('iteration_mismatches')}",
               common.fmt_sci(cmp_.get("max_position_difference")), cmp_.get("max_position_difference_state"),
-              common.fmt_sci(bound), ("agree", "") if cmp_.get("within_bound") else ("DISAGREE", "wrong")]]))
+              common.fmt_sci(bound), ("agree", None) if within else ("DISAGREE", "bad")]]))
 
     # Cost per step against node count.
     costs = bench_costs(results_dir)
@@ -244,7 +233,7 @@ def render(results_dir, out_dir):
     if not costs and "fast" in runs and runs["fast"].get("step_ns"):
         ns = sorted(runs["fast"]["step_ns"][1:])
         if ns:
-            costs = {doc["params"].get("n_seg"): (ns[len(ns) // 2] * 1e-9, None, "scenario")}
+            costs = {doc["params"].get("n_seg"): (ns[len(ns) // 2] * 1e-9, None)}
             source = "the scenario's own step timings (median; run `contactbench bench` for all meshes)"
     if costs:
         ns_ = sorted(costs)

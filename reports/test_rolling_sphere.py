@@ -1,10 +1,9 @@
 #!/usr/bin/python3
-"""Tests of reports/sections/edge_smoothing.py on the small fixture in
-reports/fixtures_edge_smoothing/ (a reduced `contactbench run rolling_sphere` output).
+"""Tests of reports/sections/rolling_sphere.py on the small fixture in
+reports/fixtures_rolling_sphere/ (a reduced `contactbench run rolling_sphere` output).
 
-    /usr/bin/python3 reports/test_edge_smoothing.py      (exit status non-zero on failure)
+    /usr/bin/python3 reports/test_rolling_sphere.py      (exit status non-zero on failure)
 """
-import importlib.util
 import json
 import pathlib
 import shutil
@@ -15,25 +14,23 @@ import unittest
 sys.dont_write_bytecode = True
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-FIXTURES = HERE / "fixtures_edge_smoothing"
+FIXTURES = HERE / "fixtures_rolling_sphere"
 
 import common  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("edge_smoothing", HERE / "sections" / "edge_smoothing.py")
-section = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(section)
+section = common.load_section(HERE / "sections" / "rolling_sphere.py")
 
 
 class Section(unittest.TestCase):
     def setUp(self):
-        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_es_"))
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_rolling_sphere_"))
         self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
 
     def test_figures_and_tables(self):
         html = section.render(FIXTURES, self.tmp)
         pngs = sorted(p.name for p in self.tmp.glob("*.png"))
-        self.assertEqual(pngs, ["edge_smoothing_force.png", "edge_smoothing_trough.png",
-                                "edge_smoothing_woo_picture.png", "edge_smoothing_zone_map.png"])
+        self.assertEqual(pngs, ["rolling_sphere_force.png", "rolling_sphere_trough.png",
+                                "rolling_sphere_woo_picture.png", "rolling_sphere_zone_map.png"])
         for tag in ("(a)", "(b)", "(c)", "(d)"):
             self.assertIn(tag, html)
         doc = json.loads((FIXTURES / "run" / "rolling_sphere.json").read_text())
@@ -44,7 +41,7 @@ class Section(unittest.TestCase):
 
     def test_not_run(self):
         html = section.render(self.tmp, self.tmp)
-        self.assertIn("was not run", html)
+        self.assertIn("The rolling_sphere scenario was not run", html)
 
     def test_malformed_input_names_file_and_field(self):
         results = self.tmp / "results"

@@ -1,4 +1,4 @@
-"""Section ccd: both CCD variants on the public query set of Wang et al. (ACM TOG 2021),
+"""Section ccd_public: both CCD variants on the public query set of Wang et al. (ACM TOG 2021),
 per folder and kind, their time distributions, and the fast variant's false positives.
 
 Reads results/run/ccd_public.json (schema "contactbench.run/1", scenario "ccd_public",
@@ -80,14 +80,12 @@ def time_plot(queries, out_dir):
 
 
 def render(results_dir, out_dir):
-    path = results_dir / "run" / f"{SCENARIO}.json"
-    if not path.exists():
-        return common.paragraph(f"The {SCENARIO} scenario was not run ({path} not found): "
-                                "run `contactbench run ccd_public`.", "missing")
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     queries = doc["queries"]
     if not queries:
-        return common.paragraph(f"{path}: no queries.", "missing")
+        return common.paragraph(f"The {SCENARIO} scenario recorded no queries.", "missing")
     sources = sorted({q["source"] for q in queries})
     headers = ["folder / kind", "variant", "queries", "true collisions", "false negatives",
                "false positives", "median time", "mean time", "slowest query"]

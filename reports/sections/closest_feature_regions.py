@@ -1,10 +1,12 @@
-"""Section closest_feature: the seven regions of one triangle and the boundary-heavy
+"""Section closest_feature_regions: the seven regions of one triangle and the boundary-heavy
 queries a plain double labels differently from the exact reference.
 
 Reads results/run/closest_feature_regions.json (schema "contactbench.run/1", scenario
 "closest_feature_regions"): triangle (3 points in the plane z = 0), regions (7 names; edge k
 joins vertex k and k+1), samples ([x, y, region_index] grid, labelled by the reference),
-queries ([{"p": [x, y, z], "reference", "fast", "margin", "bound"}]).
+queries ([{"p": [x, y, z], "reference", "fast", "margin", "bound", "verdict"}]). The verdict
+(agree, boundary or wrong) is the closest_feature family's own judgement; this section only
+shows it.
 """
 import math
 
@@ -12,6 +14,7 @@ import common
 from common import is_number
 
 SCENARIO = "closest_feature_regions"
+VERDICTS = ("agree", "boundary", "wrong")
 COLOURS = {"face": "#dddddd", "edge0": "#a6cee3", "edge1": "#b2df8a", "edge2": "#fdbf6f",
            "vertex0": "#cab2d6", "vertex1": "#fb9a99", "vertex2": "#ffff99"}
 
@@ -36,7 +39,9 @@ def load(path):
         if not (isinstance(q, dict) and isinstance(q.get("p"), list) and len(q["p"]) >= 2
                 and all(is_number(c) for c in q["p"]) and isinstance(q.get("reference"), str)
                 and isinstance(q.get("fast"), str)):
-            bad(f"queries[{i}]", "expected {p: [x, y, z], reference, fast, margin, bound}")
+            bad(f"queries[{i}]", "expected {p: [x, y, z], reference, fast, margin, bound, verdict}")
+        if q.get("verdict") not in VERDICTS:
+            bad(f"queries[{i}].verdict", f"expected one of {', '.join(VERDICTS)}, got {q.get('verdict')!r}")
     return doc
 
 
@@ -76,15 +81,13 @@ def draw_samples(ax, samples, regions):
 
 
 def render(results_dir, out_dir):
-    path = results_dir / "run" / f"{SCENARIO}.json"
-    if not path.exists():
-        return common.paragraph(f"The {SCENARIO} scenario was not run ({path} not found).",
-                                "missing")
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     tri, regions, samples, queries = doc["triangle"], doc["regions"], doc.get("samples", []), doc["queries"]
     differ = [q for q in queries if q["reference"] != q["fast"]]
-    off_boundary = [q for q in differ if not (is_number(q.get("margin")) and is_number(q.get("bound"))
-                                              and abs(q["margin"]) <= q["bound"])]
+    off_boundary = [q for q in differ if q["verdict"] == "wrong"]
+    same_but_wrong = [q for q in queries if q["reference"] == q["fast"] and q["verdict"] == "wrong"]
 
     from matplotlib.patches import Patch
     fig, ax = common.new_figure(7.5, 6.5)
@@ -129,11 +132,14 @@ def render(results_dir, out_dir):
     else:
         caption = (f"{n} queries are labelled differently by a plain double; {len(off_boundary)} "
                    "of them lie off the region boundaries (margin above the bound): wrong, not boundary")
+    if same_but_wrong:
+        caption += (f"; {len(same_but_wrong)} queries with the same label are judged wrong "
+                    "(listed below)")
     rows = [[f"({q['p'][0]:g}, {q['p'][1]:g}, {q['p'][2] if len(q['p']) > 2 else 0:g})",
              q["reference"], q["fast"], common.fmt_sci(q.get("margin")), common.fmt_sci(q.get("bound")),
-             ("no", "bad") if q in off_boundary else "yes"] for q in differ]
+             (q["verdict"], "bad" if q["verdict"] == "wrong" else None)] for q in differ + same_but_wrong]
     out = common.figure_html(name, caption)
     if rows:
         out += common.table(["query point", "reference", "fast", "exact margin", "bound",
-                             "on a boundary (margin ≤ bound)"], rows)
+                             "verdict (the family's judgement)"], rows)
     return out

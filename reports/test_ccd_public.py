@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Tests of reports/sections/ccd.py on the fixture reports/fixtures_ccd/run/ccd_public.json
+"""Tests of reports/sections/ccd_public.py on the fixture reports/fixtures_ccd_public/run/ccd_public.json
 (six queries in two folders: one fast false negative, two false positives).
 
-    /usr/bin/python3 reports/test_ccd_section.py      (exit status non-zero on failure)
+    /usr/bin/python3 reports/test_ccd_public.py      (exit status non-zero on failure)
 """
 import html
 import json
@@ -13,13 +13,14 @@ import sys
 import tempfile
 import unittest
 
+sys.dont_write_bytecode = True
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE / "sections"))
-import ccd  # noqa: E402
 import common  # noqa: E402
 
-FIXTURE = HERE / "fixtures_ccd"
+ccd_public = common.load_section(HERE / "sections" / "ccd_public.py")
+
+FIXTURE = HERE / "fixtures_ccd_public"
 
 
 def rows(fragment):
@@ -30,13 +31,13 @@ def rows(fragment):
     return out
 
 
-class CcdSection(unittest.TestCase):
+class CcdPublicSection(unittest.TestCase):
     def setUp(self):
-        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_ccd_"))
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="contactbench_ccd_public_"))
         self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
 
     def test_table_counts_per_folder_and_variant(self):
-        page = ccd.render(FIXTURE, self.tmp)
+        page = ccd_public.render(FIXTURE, self.tmp)
         table = {(r[0], r[1]): r for r in rows(page) if len(r) == 9}
         # folder/kind, variant, queries, true, false negatives, false positives, median, mean, slowest
         self.assertEqual(table[("unit-tests/vertex-face", "fast")][2:6], ["3", "1", "0", "1"])
@@ -50,7 +51,7 @@ class CcdSection(unittest.TestCase):
         self.assertIn('<td class="bad">1</td>', page)
 
     def test_false_positives_listed_closest_first_and_plot_written(self):
-        page = ccd.render(FIXTURE, self.tmp)
+        page = ccd_public.render(FIXTURE, self.tmp)
         fp = [r for r in rows(page) if len(r) == 6 and r[0] != "query"]
         self.assertEqual([r[0] for r in fp], ["scene/edge-edge/data_0_0.csv:1",
                                               "unit-tests/vertex-face/data_0_0.csv:17"])
@@ -59,8 +60,8 @@ class CcdSection(unittest.TestCase):
         self.assertIn('src="ccd_public_times.png"', page)
 
     def test_missing_input_says_so(self):
-        page = ccd.render(self.tmp, self.tmp)
-        self.assertIn("scenario was not run", page)
+        page = ccd_public.render(self.tmp, self.tmp)
+        self.assertIn("The ccd_public scenario was not run", page)
         self.assertFalse(list(self.tmp.glob("*.png")))
 
     def test_malformed_input_names_file_and_field(self):
@@ -70,7 +71,7 @@ class CcdSection(unittest.TestCase):
         doc["queries"][2]["fast"]["hit"] = "yes"
         (run / "ccd_public.json").write_text(json.dumps(doc))
         with self.assertRaises(common.InputError) as e:
-            ccd.render(self.tmp, self.tmp)
+            ccd_public.render(self.tmp, self.tmp)
         self.assertIn("ccd_public.json: queries[2].fast", str(e.exception))
 
 

@@ -1,4 +1,5 @@
-"""Section edge_smoothing: Woo's edge smoothing and the rolling_sphere scenario.
+"""Section rolling_sphere: Woo's edge smoothing (family edge_smoothing) in the rolling_sphere
+scenario.
 
 Reads results/run/rolling_sphere.json (schema "contactbench.run/1", written by
 `contactbench run rolling_sphere`): woo_picture (raw/smoothed contacts of a sphere over an
@@ -85,7 +86,7 @@ def fig_woo(doc, out_dir):
         ax.set_title(mode)
         ax.legend(fontsize=7, loc="lower left")
     axes[0].set_ylabel("z (m)")
-    name = common.save_figure(fig, out_dir, "edge_smoothing_woo_picture")
+    name = common.save_figure(fig, out_dir, f"{SCENARIO}_woo_picture")
     rx = w["raw"]["resultant"][0]
     sx = w["smoothed"]["resultant"][0]
     return common.figure_html(
@@ -114,7 +115,7 @@ def fig_force(doc, out_dir):
     ax.set_ylabel("horizontal contact force Fx (N)")
     ax.legend(fontsize=8)
     ax.set_title("Horizontal contact force while rolling across internal edges (+x)")
-    name = common.save_figure(fig, out_dir, "edge_smoothing_force")
+    name = common.save_figure(fig, out_dir, f"{SCENARIO}_force")
     return common.figure_html(
         name, "(b) raw: the next facet's edge contact brakes the sphere before each internal edge "
               "(its damping acts on approach) and barely pushes after it; smoothed: Fx stays 0, as on "
@@ -138,7 +139,7 @@ def fig_zone_map(doc, out_dir):
         ax.set_title(f"{shape} edge, fold {zm['fold_deg']:g}° (n_lim = {zm['n_lim']:.3f})")
         ax.legend(fontsize=7, loc="upper left")
     axes[0].set_ylabel("adjusted normal n': angle from n1 (deg)")
-    name = common.save_figure(fig, out_dir, "edge_smoothing_zone_map")
+    name = common.save_figure(fig, out_dir, f"{SCENARIO}_zone_map")
     return common.figure_html(
         name, "(c) zone map (centre swept around the edge, exact reference): blue keeps n (diagonal), "
               "red snaps to n2, green to -n1 (180°); face contacts (grey) keep ±n1")
@@ -171,17 +172,16 @@ def fig_trough(doc, out_dir):
     bx.set_xlabel("facets around the half circle n")
     bx.set_ylabel("|period error| relative to analytic")
     bx.legend(fontsize=8)
-    name = common.save_figure(fig, out_dir, "edge_smoothing_trough")
+    name = common.save_figure(fig, out_dir, f"{SCENARIO}_trough")
     return common.figure_html(
         name, "(d) trough: angle against time at one resolution (left) and the period error against "
               "mesh resolution (right): it falls as the half circle is refined")
 
 
 def render(results_dir, out_dir):
-    path = results_dir / "run" / f"{SCENARIO}.json"
-    if not path.exists():
-        return common.paragraph(f"The {SCENARIO} scenario was not run ({path} not found).", "missing")
-    doc = load(path)
+    doc, not_run = common.read_run(results_dir, SCENARIO, load)
+    if not_run:
+        return not_run
     out = fig_woo(doc, out_dir) + fig_force(doc, out_dir) + fig_zone_map(doc, out_dir) + fig_trough(doc, out_dir)
     rows = [[p["surface"], p["mode"], common.fmt_sci(p.get("speed_loss")),
              common.fmt_sci(p.get("speed_loss_vs_ideal")), str(p.get("crossings", "")),
