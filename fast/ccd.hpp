@@ -42,10 +42,8 @@
 //
 // Guarantees: never misses a contact (hit is false only when no contact exists in exact
 // arithmetic); when hit, toi <= t* (a certified lower bound). Worst case per query: at most
-// ccd_max_nodes = 1000 double sub-intervals (~0.1 us each here) plus ccd_max_nodes_dd = 400
-// double-double ones (~0.75 us each): about 0.5 ms, whatever the input. Measured on this
-// machine (best of 5, `contactbench run ccd_public`): public set median 0.15 us, mean
-// 1.6 us, slowest 78 us; 20,000 generated queries slowest ~150 us. Memory: the search
+// ccd_max_nodes = 1000 double sub-intervals plus ccd_max_nodes_dd = 400 double-double ones,
+// whatever the input (measured times: README, family ccd). Memory: the search
 // stack lives on the heap, one per thread (about 0.2 MB, allocated on first use), so the
 // function runs on small thread stacks; it is thread-safe and deterministic.
 //

@@ -63,7 +63,7 @@ struct CcdPair : Pair<cases::Ccd> {
 
 // The reference's answer and a miss's separation for one query, memoised: `check --planted`
 // runs the same queries for the family and each planted fault, and the exact reference
-// (~0.1-1 ms a query) would dominate seven times over. CcdPair::compare (check and eval only,
+// (the costliest of all the references) would dominate seven times over. CcdPair::compare (check and eval only,
 // never the benchmarks) stores what it computed; the planted faults read it (computing it on a
 // miss of the memo). Pure functions of the query, so the verdicts are the same; at most 2^20
 // queries are kept.

@@ -1,7 +1,7 @@
 #include "harness/scenarios/closest_feature_regions.hpp"
 
 #include "cases/json_input.hpp"
-#include "fast/closest_feature.hpp"
+#include "harness/pairs/closest_feature.hpp"
 #include "harness/output.hpp"
 #include "reference/closest_feature.hpp"
 
@@ -30,8 +30,7 @@ int run_closest_feature_regions(const ScenarioOptions& o) {
   // Boundary-heavy queries: points on the nine boundary lines (edge lines and the
   // perpendiculars at each vertex), rounded to double, at heights z in [-0.5, 0.5].
   auto rng = cases::query_rng(1, "closest_feature", "regions", 0);
-  auto& queries = out["queries"] = nlohmann::json::array();
-  std::size_t disagree = 0, beyond_bound = 0;
+  std::vector<cases::ClosestFeatureQuery> qs;
   for (int k = 0; k < 3; ++k) {
     const Vec3 &p0 = v[k], &p1 = v[(k + 1) % 3];
     const Vec3 e = p1 - p0, perp(-e.y(), e.x(), 0);
@@ -39,28 +38,33 @@ int run_closest_feature_regions(const ScenarioOptions& o) {
     for (const auto& line : lines)
       for (std::size_t s = 0; s < per_boundary; ++s) {
         const double t = cases::uniform(rng, -0.6, 1.6);
-        const cases::ClosestFeatureQuery q{
-            line[0] + t * line[1] + Vec3(0, 0, cases::uniform(rng, -0.5, 0.5)), a, b, c};
-        const auto r = reference::closest_feature(q);
-        const auto f = fast::closest_feature(q);
-        const double bound = fast::closest_feature_bounds(q).decision;
-        // Where the labels differ, the margin that matters is p's distance to fast's region.
-        const double margin =
-            r.region == f.region ? r.margin : reference::closest_feature_distance_to_region(q, f.region);
-        disagree += r.region != f.region;
-        beyond_bound += r.region != f.region && !(margin <= bound);
-        queries.push_back({{"p", cases::to_json(q.p)},
-                           {"reference", cases::to_string(r.region)},
-                           {"fast", cases::to_string(f.region)},
-                           {"margin", margin},
-                           {"bound", bound}});
+        qs.push_back({line[0] + t * line[1] + Vec3(0, 0, cases::uniform(rng, -0.5, 0.5)), a, b, c});
       }
+  }
+  // Judged by the family's own rule (ClosestFeaturePair::compare through evaluate): the
+  // margin shown is the one the rule used (p's distance to fast's region where the labels
+  // differ), the bound the decision's stated bound.
+  const auto evaluations = evaluate<ClosestFeaturePair>(qs);
+  auto& queries = out["queries"] = nlohmann::json::array();
+  std::size_t disagree = 0, wrong = 0;
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    const auto& e = evaluations[i];
+    const auto& region = e.comparison.decisions.front();  // the reference's region decision
+    const bool differ = !e.comparison.mismatches.empty();
+    disagree += differ;
+    wrong += e.verdict == Verdict::wrong;
+    queries.push_back({{"p", cases::to_json(qs[i].p)},
+                       {"reference", cases::to_string(e.reference.region)},
+                       {"fast", cases::to_string(e.fast.value().region)},
+                       {"margin", differ ? e.comparison.mismatches.front().margin : region.margin},
+                       {"bound", region.bound},
+                       {"verdict", to_string(e.verdict)}});
   }
   out["disagreements"] = disagree;
   write_json(o.out_dir + "/closest_feature_regions.json", out);
   fmt::print("closest_feature_regions: {} boundary-heavy queries, {} labelled differently by fast\n",
              queries.size(), disagree);
-  return beyond_bound ? 1 : 0;
+  return wrong ? 1 : 0;
 }
 
 }  // namespace contactbench::harness
