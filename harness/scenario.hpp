@@ -61,7 +61,7 @@ class ParamReader {
   [[noreturn]] void fail(const std::string& key, const std::string& what) const;
 
   std::string scenario_;
-  const std::map<std::string, std::string>& given_;
+  std::map<std::string, std::string> given_;
   std::vector<std::string> taken_;
 };
 
