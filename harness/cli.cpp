@@ -411,7 +411,8 @@ int cli_main(int argc, char** argv) {
       for (const auto& p : params) {
         const auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects key=value, got \"{}\"", p));
-        so.params[p.substr(0, eq)] = p.substr(eq + 1);
+        if (!so.params.emplace(p.substr(0, eq), p.substr(eq + 1)).second)
+          throw UsageError(fmt::format("--param {}: given twice", p.substr(0, eq)));
       }
       return s->run(so);
     }

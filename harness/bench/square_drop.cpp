@@ -1,4 +1,4 @@
-// Benchmarks of the square drop (harness/scenarios/square_drop.hpp): time per time step
+// Benchmarks of the square drop (cases/square_drop.hpp): time per time step
 // of the fast (double) run, as square_drop/n_seg=<n>/fast.
 //
 // One benchmark iteration simulates the first 100 steps from the initial state (free
@@ -18,8 +18,8 @@
 
 namespace {
 
+using contactbench::cases::square_drop::Simulator;
 using contactbench::harness::square_drop::FastKernels;
-using contactbench::harness::square_drop::Simulator;
 
 constexpr int window = 100;
 

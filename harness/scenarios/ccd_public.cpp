@@ -5,21 +5,16 @@
 #include "harness/pairs/ccd.hpp"
 #include "reference/ccd.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace contactbench::harness {
 
 int run_ccd_public(const ScenarioOptions& o) {
-  int repeat = 5;
-  if (o.params.count("repeat")) {
-    try {
-      repeat = std::stoi(o.params.at("repeat"));
-    } catch (const std::exception&) {
-      repeat = 0;
-    }
-    if (repeat < 1 || repeat > 1000)
-      cases::Where{"--param", "repeat"}.fail("repeat", "expected an integer in [1, 1000]");
-  }
+  ParamReader in("ccd_public", o);
+  const int repeat = in.get_int("repeat", 5, 1, 1000);
+  in.done();
   const bool do_ref = o.variant != "fast", do_fast = o.variant != "reference";
   const auto queries = cases::Ccd::public_queries(o.shared_dir);
   Progress progress("ccd_public", queries.size(), o.progress);
@@ -62,17 +57,15 @@ int run_ccd_public(const ScenarioOptions& o) {
     records.push_back(std::move(r));
     progress.tick();
   }
-  nlohmann::json out = {{"schema", "contactbench.run/1"},
-                        {"scenario", "ccd_public"},
-                        {"context", run_context()},
-                        {"repeat", repeat},
-                        {"fast_limits", {{"max_depth", fast::ccd_max_depth},
-                                         {"max_nodes", fast::ccd_max_nodes},
-                                         {"max_depth_dd", fast::ccd_max_depth_dd},
-                                         {"max_nodes_dd", fast::ccd_max_nodes_dd},
-                                         {"separation_bound", fast::ccd_separation_bound},
-                                         {"toi_gap_bound", fast::ccd_toi_gap_bound}}},
-                        {"queries", std::move(records)}};
+  nlohmann::json out = scenario_header("ccd_public");
+  out["repeat"] = repeat;
+  out["fast_limits"] = {{"max_depth", fast::ccd_max_depth},
+                        {"max_nodes", fast::ccd_max_nodes},
+                        {"max_depth_dd", fast::ccd_max_depth_dd},
+                        {"max_nodes_dd", fast::ccd_max_nodes_dd},
+                        {"separation_bound", fast::ccd_separation_bound},
+                        {"toi_gap_bound", fast::ccd_toi_gap_bound}};
+  out["queries"] = std::move(records);
   write_json(o.out_dir + "/ccd_public.json", out);
   fmt::print("ccd_public: {} queries; reference vs ground truth: {} differ; fast: {} missed, {} "
              "false positives, {} toi above the exact toi\n",

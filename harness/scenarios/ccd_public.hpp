@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/registry.hpp"
+#include "harness/scenario.hpp"
 
 namespace contactbench::harness {
 // Writes <out_dir>/ccd_public.json: both variants on every query of the public CCD set

@@ -5,6 +5,8 @@
 #include "harness/output.hpp"
 #include "reference/closest_feature.hpp"
 
+#include <fmt/format.h>
+
 namespace contactbench::harness {
 
 int run_closest_feature_regions(const ScenarioOptions& o) {
@@ -12,13 +14,12 @@ int run_closest_feature_regions(const ScenarioOptions& o) {
   // Vertices with non-dyadic coordinates, so that points on boundaries are inexact in double.
   const Vec3 a(0.1, 0.2, 0), b(1.3, 0.1, 0), c(0.45, 0.9, 0);
   const Vec3 v[3] = {a, b, c};
-  const std::size_t per_boundary =
-      o.params.count("per_boundary") ? std::stoul(o.params.at("per_boundary")) : 400;
-  nlohmann::json out = {{"schema", "contactbench.run/1"},
-                        {"scenario", "closest_feature_regions"},
-                        {"context", run_context()},
-                        {"triangle", {{a.x(), a.y()}, {b.x(), b.y()}, {c.x(), c.y()}}},
-                        {"regions", cases::region_names}};
+  ParamReader in("closest_feature_regions", o);
+  const int per_boundary = in.get_int("per_boundary", 400, 1, 1000000);
+  in.done();
+  nlohmann::json out = scenario_header("closest_feature_regions");
+  out["triangle"] = {{a.x(), a.y()}, {b.x(), b.y()}, {c.x(), c.y()}};
+  out["regions"] = cases::region_names;
   auto& samples = out["samples"] = nlohmann::json::array();
   const int grid = 160;
   for (int i = 0; i < grid; ++i)
@@ -36,7 +37,7 @@ int run_closest_feature_regions(const ScenarioOptions& o) {
     const Vec3 e = p1 - p0, perp(-e.y(), e.x(), 0);
     const Vec3 lines[3][2] = {{p0, e}, {p0, perp}, {p1, perp}};
     for (const auto& line : lines)
-      for (std::size_t s = 0; s < per_boundary; ++s) {
+      for (int s = 0; s < per_boundary; ++s) {
         const double t = cases::uniform(rng, -0.6, 1.6);
         qs.push_back({line[0] + t * line[1] + Vec3(0, 0, cases::uniform(rng, -0.5, 0.5)), a, b, c});
       }

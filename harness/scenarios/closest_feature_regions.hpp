@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/registry.hpp"
+#include "harness/scenario.hpp"
 
 namespace contactbench::harness {
 // Writes <out_dir>/closest_feature_regions.json: one triangle in the plane z = 0, a grid of

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <functional>
 #include <numeric>
-#include <sstream>
 
 namespace contactbench::harness {
 namespace rolling {
@@ -58,42 +57,6 @@ using namespace rolling;
 json series_json(const Series& s) {
   return {{"t", s.t}, {"x", s.x}, {"y", s.y}, {"z", s.z}, {"vx", s.vx}, {"vz", s.vz},
           {"wy", s.wy}, {"fx", s.fx}, {"fz", s.fz}, {"contacts", s.contacts}};
-}
-
-double param(const ScenarioOptions& o, const std::string& key, double def) {
-  auto it = o.params.find(key);
-  if (it == o.params.end()) return def;
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(it->second, &used);
-    if (used != it->second.size() || !std::isfinite(v)) throw std::invalid_argument("");
-    return v;
-  } catch (const std::exception&) {
-    throw cases::InputError(fmt::format("rolling_sphere: --param {}: not a finite number: '{}'",
-                                        key, it->second));
-  }
-}
-
-std::vector<int> int_list(const ScenarioOptions& o, const std::string& key, std::vector<int> def) {
-  auto it = o.params.find(key);
-  if (it == o.params.end()) return def;
-  std::vector<int> out;
-  std::stringstream ss(it->second);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    try {
-      out.push_back(std::stoi(item));
-    } catch (const std::exception&) {
-      out.clear();
-      break;
-    }
-    if (out.back() < 2) out.clear();
-  }
-  if (out.empty())
-    throw cases::InputError(fmt::format(
-        "rolling_sphere: --param {}: expected a comma-separated list of integers >= 2, got '{}'",
-        key, it->second));
-  return out;
 }
 
 // Mean of the last `frac` of a series (smooths the contact oscillation).
@@ -181,24 +144,26 @@ int run_rolling_sphere(const ScenarioOptions& o) {
   if (o.variant != "fast" && o.variant != "reference" && o.variant != "both")
     throw cases::InputError("rolling_sphere: --variant: expected fast, reference or both");
   const bool run_fast = o.variant != "reference", run_ref = o.variant != "fast";
+  ParamReader in("rolling_sphere", o);
   dem::Params plane;
-  plane.radius = param(o, "radius", 0.05);
-  plane.kn = param(o, "kn_plane", 1e4);
-  plane.dt = param(o, "dt", 1e-4);
-  plane.damping_ratio = param(o, "damping", 0.3);
-  plane.mu = param(o, "mu", 0.5);
-  if (!(plane.radius > 0) || !(plane.kn > 0) || !(plane.dt > 0) || plane.damping_ratio < 0 || plane.mu < 0)
-    throw cases::InputError("rolling_sphere: --param radius, kn_plane, dt must be > 0; damping, mu >= 0");
+  plane.radius = in.get_positive("radius", 0.05);
+  plane.kn = in.get_positive("kn_plane", 1e4);
+  plane.dt = in.get_positive("dt", 1e-4);
+  plane.damping_ratio = in.get_double("damping", 0.3, 0);
+  plane.mu = in.get_double("mu", 0.5, 0);
   dem::Params trough = plane;
-  trough.kn = param(o, "kn_trough", 1e5);
-  const double v0 = param(o, "v0", 0.5), t_plane = param(o, "plane_duration", 2.0);
-  const double R = param(o, "trough_radius", 0.5), theta0 = param(o, "theta0", 0.2);
+  trough.kn = in.get_positive("kn_trough", 1e5);
+  const double v0 = in.get_double("v0", 0.5), t_plane = in.get_positive("plane_duration", 2.0);
+  const double R = in.get_positive("trough_radius", 0.5), theta0 = in.get_double("theta0", 0.2);
   const double g = plane.gravity.norm();
   const double T_amp = trough_period(R, plane.radius, g, theta0);
-  const double t_trough = param(o, "trough_duration", 3 * T_amp);
-  const double t_ref = param(o, "reference_duration", 0.3);
-  const auto resolutions = int_list(o, "resolutions", {8, 16, 32, 64, 128, 256});
-  if (!(R > 2 * plane.radius)) throw cases::InputError("rolling_sphere: --param trough_radius must exceed 2 radius");
+  const double t_trough = in.get_positive("trough_duration", 3 * T_amp);
+  const double t_ref = in.get_positive("reference_duration", 0.3);
+  const auto resolutions = in.get_int_list("resolutions", {8, 16, 32, 64, 128, 256}, 2, 100000);
+  in.done();
+  if (!(R > 2 * plane.radius))
+    throw cases::InputError(fmt::format("--param trough_radius: must exceed 2 radius = {}, got {}",
+                                        2 * plane.radius, R));
 
   // Surfaces: plane 1.4 m x 0.4 m, cells 0.1 m (2 radii); path at y0 inside a cell row.
   const double h = 0.1, x0 = 0.13, y0 = 0.175;
@@ -264,16 +229,13 @@ int run_rolling_sphere(const ScenarioOptions& o) {
   if (o.progress) fmt::print(stderr, "rolling_sphere: {} runs\n", tasks.size());
   tbb::parallel_for(std::size_t(0), tasks.size(), [&](std::size_t i) { tasks[i].out = tasks[i].run(tasks[i]); });
 
-  json out = {{"schema", "contactbench.run/1"},
-              {"scenario", "rolling_sphere"},
-              {"context", run_context()},
-              {"params",
-               {{"radius", plane.radius}, {"density", plane.density}, {"kn_plane", plane.kn},
-                {"kn_trough", trough.kn}, {"damping_ratio", plane.damping_ratio},
-                {"kt_ratio", plane.kt_ratio}, {"mu", plane.mu}, {"dt", plane.dt}, {"g", g},
-                {"v0", v0}, {"plane_duration", t_plane}, {"cell", h}, {"x0", x0}, {"y0", y0},
-                {"trough_radius", R}, {"theta0", theta0}, {"trough_duration", t_trough},
-                {"reference_duration", t_ref}, {"resolutions", resolutions}}}};
+  json out = scenario_header("rolling_sphere");
+  out["params"] = {{"radius", plane.radius}, {"density", plane.density}, {"kn_plane", plane.kn},
+                   {"kn_trough", trough.kn}, {"damping_ratio", plane.damping_ratio},
+                   {"kt_ratio", plane.kt_ratio}, {"mu", plane.mu}, {"dt", plane.dt}, {"g", g},
+                   {"v0", v0}, {"plane_duration", t_plane}, {"cell", h}, {"x0", x0}, {"y0", y0},
+                   {"trough_radius", R}, {"theta0", theta0}, {"trough_duration", t_trough},
+                   {"reference_duration", t_ref}, {"resolutions", resolutions}};
   out["rest_overlap_plane"] = rest_overlap(plane);
   const double z_eq = plane.radius - rest_overlap(plane);
 

@@ -4,8 +4,8 @@
 // with fast and with reference kernels. `contactbench run rolling_sphere` writes
 // <out_dir>/rolling_sphere.json (schema contactbench.run/1, scenario "rolling_sphere").
 #pragma once
-#include "harness/dem.hpp"
-#include "harness/registry.hpp"
+#include "harness/scenario.hpp"
+#include "harness/scenarios/dem.hpp"
 
 #include <cmath>
 #include <memory>

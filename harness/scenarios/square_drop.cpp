@@ -3,7 +3,7 @@
 // README.md, section "square_drop".
 #include "harness/scenarios/square_drop.hpp"
 
-#include "harness/registry.hpp"
+#include "reference/square_drop.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,24 +15,8 @@
 
 namespace contactbench::harness::square_drop {
 
-std::vector<std::array<int, 2>> square_springs(int n) {
-  const int n1 = n + 1;
-  std::vector<std::array<int, 2>> e;
-  e.reserve(static_cast<std::size_t>(2 * n * n1 + 2 * n * n));
-  for (int i = 0; i < n; ++i)  // horizontal (x-neighbours)
-    for (int j = 0; j < n1; ++j) e.push_back({i * n1 + j, (i + 1) * n1 + j});
-  for (int i = 0; i < n1; ++i)  // vertical (y-neighbours)
-    for (int j = 0; j < n; ++j) e.push_back({i * n1 + j, i * n1 + j + 1});
-  for (int i = 0; i < n; ++i)  // both diagonals of each cell
-    for (int j = 0; j < n; ++j) {
-      e.push_back({i * n1 + j, (i + 1) * n1 + j + 1});
-      e.push_back({(i + 1) * n1 + j, i * n1 + j + 1});
-    }
-  return e;
-}
-
 Trajectory simulate_fast(const Params& p, const std::function<void(int)>& progress) {
-  return simulate<FastKernels>(p, "fast", 53, progress);
+  return cases::square_drop::simulate<FastKernels>(p, "fast", 53, progress);
 }
 
 KeyFrames key_frames(const Trajectory& t, double dhat) {
@@ -74,22 +58,6 @@ TrajectoryComparison compare(const Trajectory& f, const Trajectory& r) {
 }
 
 namespace {
-
-int int_param(const ScenarioOptions& o, const std::string& key, int def, int lo, int hi) {
-  const auto it = o.params.find(key);
-  if (it == o.params.end()) return def;
-  const cases::Where where{"--param", key + "=" + it->second};
-  std::size_t used = 0;
-  long v = 0;
-  try {
-    v = std::stol(it->second, &used);
-  } catch (const std::exception&) {
-    where.fail(key, "not an integer");
-  }
-  if (used != it->second.size()) where.fail(key, "not an integer");
-  if (v < lo || v > hi) where.fail(key, fmt::format("must be in [{}, {}]", lo, hi));
-  return static_cast<int>(v);
-}
 
 nlohmann::json run_json(const Trajectory& t, double dhat) {
   nlohmann::json j;
@@ -141,13 +109,12 @@ namespace contactbench::harness {
 
 int run_square_drop(const ScenarioOptions& o) {
   using namespace square_drop;
+  ParamReader in("square_drop", o);
   Params p;
-  p.n_seg = int_param(o, "n_seg", 4, 1, 256);
-  p.steps = int_param(o, "steps", 600, 0, 1000000);
-  const int prec = int_param(o, "precision", 128, 128, 4096);
-  for (const auto& [key, value] : o.params)
-    if (key != "n_seg" && key != "steps" && key != "precision")
-      cases::Where{"--param", key + "=" + value}.fail(key, "unknown parameter (n_seg, steps, precision)");
+  p.n_seg = in.get_int("n_seg", 4, 1, 256);
+  p.steps = in.get_int("steps", 600, 0, 1000000);
+  const int prec = in.get_int("precision", 128, 128, 4096);
+  in.done();
   if (o.variant != "fast" && o.variant != "reference" && o.variant != "both")
     cases::Where{"--variant", o.variant}.fail("variant", "must be fast, reference or both");
 
@@ -161,12 +128,10 @@ int run_square_drop(const ScenarioOptions& o) {
   };
   std::vector<Trajectory> runs;
   if (o.variant != "reference") runs.push_back(simulate_fast(p, progress_for("fast")));
-  if (o.variant != "fast") runs.push_back(simulate_reference(p, prec, progress_for("reference")));
+  if (o.variant != "fast") runs.push_back(reference::simulate_square_drop(p, prec, progress_for("reference")));
 
   const double dhat = 0.01, h = 0.01;
-  nlohmann::json j;
-  j["schema"] = "contactbench.square_drop/1";
-  j["scenario"] = "square_drop";
+  nlohmann::json j = scenario_header("square_drop");
   j["source"] = "ipc-square-drop.txt; phys-sim-book/solid-sim-tutorial 3_contact (README: Square drop)";
   j["params"] = {{"n_seg", p.n_seg}, {"steps", p.steps}, {"precision", prec}};
   Simulator<FastKernels> probe(p.n_seg);

@@ -2,7 +2,6 @@
 // ideal plane invariants, raw vs smoothed speed loss, Woo's picture, trough period
 // convergence, fast vs reference trajectories, and the helpers against closed forms.
 #include "harness/scenarios/rolling_sphere.hpp"
-#include "harness/tests/test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -156,11 +155,6 @@ BOOST_AUTO_TEST_CASE(helpers_against_closed_forms) {
   // Edges crossed along y = 0.175 from x = 0.13 to 0.99 on 0.1-cells with diagonals:
   // vertical edges x = 0.2..0.9 (8) and diagonals at x = 0.175..0.975 (9).
   BOOST_TEST(rolling::crossings(*grid(), 0.175, 0.13, 0.99).size() == 17u);
-}
-
-BOOST_AUTO_TEST_CASE(bad_parameters_exit_2) {
-  BOOST_TEST(test::run_cli({"run", "rolling_sphere", "--param", "resolutions=8,x"}) == 2);
-  BOOST_TEST(test::run_cli({"run", "rolling_sphere", "--param", "dt=-1"}) == 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

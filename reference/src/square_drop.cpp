@@ -1,7 +1,7 @@
-// The square drop's reference run: the scenario template of
-// harness/scenarios/square_drop.hpp instantiated on MPFR (mpreal, >= 128 bits), with the
-// exact rational ground CCD and the book's own PSD projection by eigendecomposition.
-#include "harness/scenarios/square_drop.hpp"
+// The square drop's reference run: the simulator template of cases/square_drop.hpp
+// instantiated on MPFR (mpreal, >= 128 bits), with the exact rational ground CCD and the
+// book's own PSD projection by eigendecomposition.
+#include "reference/square_drop.hpp"
 
 #include "reference/src/barrier_mp.hpp"
 #include "reference/src/ground_ccd_exact.hpp"
@@ -10,7 +10,7 @@
 #include <unsupported/Eigen/MPRealSupport>
 #include <Eigen/Eigenvalues>
 
-namespace contactbench::harness::square_drop {
+namespace contactbench::reference {
 
 namespace {
 
@@ -77,11 +77,12 @@ struct PrecisionScope {
 
 }  // namespace
 
-Trajectory simulate_reference(const Params& p, int precision_bits,
-                              const std::function<void(int)>& progress) {
+cases::square_drop::Trajectory simulate_square_drop(const cases::square_drop::Params& p,
+                                                    int precision_bits,
+                                                    const std::function<void(int)>& progress) {
   if (precision_bits < 128) throw std::invalid_argument("square_drop: reference precision < 128 bits");
   PrecisionScope scope(precision_bits);
-  return simulate<ReferenceKernels>(p, "reference", precision_bits, progress);
+  return cases::square_drop::simulate<ReferenceKernels>(p, "reference", precision_bits, progress);
 }
 
-}  // namespace contactbench::harness::square_drop
+}  // namespace contactbench::reference
