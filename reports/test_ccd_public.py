@@ -52,12 +52,31 @@ class CcdPublicSection(unittest.TestCase):
 
     def test_false_positives_listed_closest_first_and_plot_written(self):
         page = ccd_public.render(FIXTURE, self.tmp)
-        fp = [r for r in rows(page) if len(r) == 6 and r[0] != "query"]
+        fp = [r for r in rows(page) if len(r) == 7 and r[0] != "query"]
         self.assertEqual([r[0] for r in fp], ["scene/edge-edge/data_0_0.csv:1",
                                               "unit-tests/vertex-face/data_0_0.csv:17"])
         self.assertEqual([r[1] for r in fp], ["1e-18", "3e-17"])
+        self.assertEqual([r[6] for r in fp], ["false_positive", "false_positive"])
+        self.assertNotIn('<td class="bad">1e-18</td>', page)
         self.assertTrue((self.tmp / "ccd_public_times.png").exists())
         self.assertIn('src="ccd_public_times.png"', page)
+
+    def test_verdict_from_the_harness_marks_a_wrong_false_positive(self):
+        # The section does not re-judge: a false positive the harness judged wrong is marked,
+        # whatever its separation; an unknown verdict is rejected naming the field.
+        results = self.tmp / "results"
+        shutil.copytree(FIXTURE, results)
+        path = results / "run" / "ccd_public.json"
+        doc = json.loads(path.read_text())
+        fp = next(q for q in doc["queries"] if q["name"] == "scene/edge-edge/data_0_0.csv:1")
+        fp["verdict"] = "wrong"
+        path.write_text(json.dumps(doc))
+        self.assertIn('<td class="bad">1e-18</td>', ccd_public.render(results, self.tmp))
+        fp["verdict"] = "maybe"
+        path.write_text(json.dumps(doc))
+        with self.assertRaises(common.InputError) as e:
+            ccd_public.render(results, self.tmp)
+        self.assertIn("verdict: expected one of", str(e.exception))
 
     def test_missing_input_says_so(self):
         page = ccd_public.render(self.tmp, self.tmp)

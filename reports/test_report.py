@@ -189,6 +189,24 @@ class Failures(Tmp):
         self.assertIn("the 4 queries a plain double labels differently", page)
         self.assertIn("planted plugin failure", p.stderr)
 
+    def test_published_method_shown_not_failed(self):
+        # A published method (check.json: gated false, published_method_of) is a summary row of
+        # its own, labelled as such, its `wrong` count shown but not marked as a failure.
+        results = self.results_copy()
+        path = results / "check.json"
+        doc = json.loads(path.read_text())
+        fam = json.loads(json.dumps(doc["families"][0]))
+        fam.update(family=fam["family"] + "_published_book", gated=False,
+                   published_method_of=fam["family"], wrong=7)
+        doc["families"].append(fam)
+        path.write_text(json.dumps(doc))
+        p = run_report(results, self.tmp / "out")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+        self.assertIn(f"(published method of {doc['families'][0]['family']}, not gated)", page)
+        self.assertIn("<td>7</td>", page)
+        self.assertNotIn('<td class="bad">7</td>', page)
+
     def test_missing_inputs_say_what_is_missing(self):
         results = self.tmp / "empty"
         results.mkdir()

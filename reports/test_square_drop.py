@@ -98,11 +98,11 @@ class Section(unittest.TestCase):
             section.render(results, self.tmp)
         self.assertIn("square_drop.json: runs.reference.min_height: expected 51 numbers", str(e.exception))
         doc = json.loads((FIXTURES / "run" / "square_drop.json").read_text())
-        doc["schema"] = "other"
+        doc["scenario"] = "other"
         path.write_text(json.dumps(doc))
         with self.assertRaises(common.InputError) as e:
             section.render(results, self.tmp)
-        self.assertIn("schema: expected 'contactbench.square_drop/1'", str(e.exception))
+        self.assertIn("scenario: expected 'square_drop'", str(e.exception))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ Reads results/run/ccd_public.json (schema "contactbench.run/1", scenario "ccd_pu
 written by `contactbench run ccd_public`): queries: [{source ("<scene>/<kind>"), name,
 kind, ground_truth (0/1), reference: {hit, toi, toi_up, ns}, fast: {hit, toi, ns, nodes,
 second_stage, budget_exhausted, cut_short}, separation (fast false positives only: minimum
-distance over the step divided by the query's scale)}], fast_limits {..., separation_bound,
+distance over the step divided by the query's scale), verdict (when both variants ran: the
+ccd family's rule, as `check` judges it)}], fast_limits {..., separation_bound,
 toi_gap_bound}. Either variant may be absent.
 """
 import math
@@ -16,6 +17,7 @@ from common import fmt_ns, is_number
 
 SCENARIO = "ccd_public"
 VARIANTS = ("reference", "fast")
+VERDICTS = ("agree", "boundary", "false_positive", "wrong", "out_of_domain")
 
 
 def load(path):
@@ -33,6 +35,8 @@ def load(path):
                 continue
             if not (isinstance(r, dict) and isinstance(r.get("hit"), bool) and is_number(r.get("ns"))):
                 bad(f"queries[{i}].{v}", "expected {hit: bool, ns: number, ...}")
+        if "verdict" in q and q["verdict"] not in VERDICTS:
+            bad(f"queries[{i}].verdict", f"expected one of {', '.join(VERDICTS)}")
     return doc
 
 
@@ -114,33 +118,25 @@ def render(results_dir, out_dir):
     fps = [q for q in queries if q.get("fast") is not None and q["fast"]["hit"] and q["ground_truth"] == 0]
     fps.sort(key=lambda q: (q.get("separation") if is_number(q.get("separation")) else math.inf))
     if fps:
-        limits = doc.get("fast_limits") or {}
-        bound = limits.get("separation_bound")
-        excuse = bound / 2 if is_number(bound) else None
-
         def sep_cell(q):
-            s = q.get("separation")
-            text = common.fmt_sci(s)
-            if excuse is not None and not q["fast"].get("cut_short") and not (is_number(s) and s <= excuse):
-                return (text, "bad")
-            return text
+            text = common.fmt_sci(q.get("separation"))
+            return (text, "bad") if q.get("verdict") == "wrong" else text
 
         fp_rows = [[q["name"], sep_cell(q), f"{q['fast'].get('toi', float('nan')):.17g}",
                     q["fast"].get("nodes", ""), "yes" if q["fast"].get("second_stage") else "no",
-                    "yes" if q["fast"].get("cut_short") else "no"] for q in fps]
-        rule = ""
-        if excuse is not None:
-            rule = (f" The gate excuses a false positive only when its separation is at most "
-                    f"{common.fmt_sci(excuse)} (half the fast variant's stated bound "
-                    f"{common.fmt_sci(bound)}, the factor covering the estimate's rounding) or "
-                    "when the fast search was cut short (node budget or input range); anything "
-                    "else is `wrong` (marked).")
+                    "yes" if q["fast"].get("cut_short") else "no", q.get("verdict", "")]
+                   for q in fps]
+        rule = (" Verdicts are the ccd family's rule as `check` applies it: a false positive is "
+                "excused when the search was cut short (node budget or input range) or the "
+                "separation is at most half the fast variant's bound stated for that query at its "
+                "toi (the factor covering the estimate's rounding); anything else is `wrong` "
+                "(marked).")
         out += common.paragraph(f"The fast variant's {len(fps)} false positive(s), closest to "
                                 "touching first. Separation: minimum distance between the "
                                 "primitives over the step, divided by the largest coordinate "
                                 "(long-double upper estimate, not exact)." + rule)
         out += common.table(["query", "separation", "fast toi (lower bound)", "sub-intervals",
-                             "second stage", "cut short"], fp_rows)
+                             "second stage", "cut short", "verdict"], fp_rows)
     elif any(q.get("fast") is not None for q in queries):
         out += common.paragraph("The fast variant reports no false positive on this set.")
     return out

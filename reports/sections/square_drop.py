@@ -1,8 +1,8 @@
 """Section square_drop: the book's square drop (ipc-square-drop.txt, Figure 8.3.1) from our
 own runs, fast (double) against reference (MPFR), and its cost per step.
 
-Reads results/run/square_drop.json (schema "contactbench.square_drop/1", written by
-`contactbench run square_drop`): params {n_seg, steps, precision}, constants {h, dhat,
+Reads results/run/square_drop.json (schema "contactbench.run/1", scenario "square_drop",
+written by `contactbench run square_drop`): params {n_seg, steps, precision}, constants {h, dhat,
 y_ground, ...}, mesh {nodes, springs [[a, b], ...]}, runs {fast, reference} each with per
 state k = 0..steps: iterations, min_height (m), energy {kinetic, spring, gravity, barrier}
 (J), x (2·nodes coordinates, m), step_ns, key_frames; comparison {iterations_equal,
@@ -17,7 +17,6 @@ import common
 from common import is_number
 
 SCENARIO = "square_drop"
-SCHEMA = "contactbench.square_drop/1"
 RUN_KEYS = ("iterations", "min_height", "x", "energy", "key_frames")
 ENERGY_KEYS = ("kinetic", "spring", "gravity", "barrier")
 FRAME_KEYS = ("dropped", "first_within_dhat", "max_compression", "at_rest")
@@ -29,7 +28,7 @@ COLOURS = {"fast": "#1f77b4", "reference": "#d62728"}
 
 
 def load(path):
-    doc, bad = common.load_run(path, "schema", SCHEMA)
+    doc, bad = common.load_run(path, "scenario", SCENARIO)
     for key in ("params", "constants", "mesh", "runs"):
         if not isinstance(doc.get(key), dict):
             bad(key, "expected an object")
