@@ -9,6 +9,9 @@
 // value on every path (RAII) and still hands out the mpfr_t for directed roundings
 // (mpfr_*(x.mpfr_ptr(), ..., MPFR_RNDU)). It needs mpfr.h without function-like macros
 // and with the intmax_t API: the target defines MPFR_USE_NO_MACRO and MPFR_USE_INTMAX_T.
+// The three one-shot roundings below stay on the C API (init, two or three calls, clear;
+// nothing can throw in between): they run for every closest-feature query, and mpreal's
+// construction (default rounding mode from thread-local storage) cost 5% of it there.
 #pragma once
 #include "reference/src/exact_vector.hpp"
 #include "reference/src/filtered_sign.hpp"
@@ -29,12 +32,15 @@ namespace contactbench::reference::exact {
 // unbounded, so its 53-bit rounding is the double rounding exactly when the result is a
 // normal double; subnormal results are rounded to a multiple of 2^-1074 in integers.
 inline double quotient_to_double(const mpz_class& num, const mpz_class& den, long exp2 = 0) {
-  // exact: the precision covers num
-  mpfr::mpreal x(num.get_mpz_t(), std::max<long>(64, static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2)) + 1), MPFR_RNDN);
-  mpfr::mpreal r(0, 53);
-  mpfr_mul_2si(x.mpfr_ptr(), x.mpfr_srcptr(), exp2, MPFR_RNDN);  // exact: a power of two
-  mpfr_div_z(r.mpfr_ptr(), x.mpfr_srcptr(), den.get_mpz_t(), MPFR_RNDN);
-  const double d = mpfr_get_d(r.mpfr_srcptr(), MPFR_RNDN);
+  mpfr_t x, r;
+  mpfr_init2(x, std::max<long>(64, static_cast<long>(mpz_sizeinbase(num.get_mpz_t(), 2)) + 1));
+  mpfr_init2(r, 53);
+  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDN);  // exact: the precision covers num
+  mpfr_mul_2si(x, x, exp2, MPFR_RNDN);        // exact: a power of two
+  mpfr_div_z(r, x, den.get_mpz_t(), MPFR_RNDN);
+  const double d = mpfr_get_d(r, MPFR_RNDN);
+  mpfr_clear(x);
+  mpfr_clear(r);
   if (std::abs(d) >= 0x1p-1021 || sgn(num) == 0) return d;
   mpz_class a = abs(num), b = den;
   const long shift = exp2 + 1074;  // result in units of 2^-1074
@@ -53,8 +59,12 @@ inline double to_nearest_double(const mpq_class& q) {
 // The smallest double >= q, for margins: a margin below the true one could excuse a real
 // error. Exact rationals that are doubles stay exact; subnormals and overflow round up too.
 inline double up_to_double(const mpq_class& q) {
-  const mpfr::mpreal t(q.get_mpq_t(), 53, MPFR_RNDU);
-  return mpfr_get_d(t.mpfr_srcptr(), MPFR_RNDU);
+  mpfr_t t;
+  mpfr_init2(t, 53);
+  mpfr_set_q(t, q.get_mpq_t(), MPFR_RNDU);
+  const double v = mpfr_get_d(t, MPFR_RNDU);
+  mpfr_clear(t);
+  return v;
 }
 
 // An upper bound of sqrt(num / den) as a double, for margins: a margin below the true one
@@ -62,10 +72,14 @@ inline double up_to_double(const mpq_class& q) {
 // rational is irrational in general, hence MPFR (the quotient is exact up to 256 bits and
 // rounded up); exact squares of doubles stay exact.
 inline double sqrt_up_to_double(const mpz_class& num, const mpz_class& den) {
-  mpfr::mpreal x(num.get_mpz_t(), 256, MPFR_RNDU);
-  mpfr_div_z(x.mpfr_ptr(), x.mpfr_srcptr(), den.get_mpz_t(), MPFR_RNDU);
-  mpfr_sqrt(x.mpfr_ptr(), x.mpfr_srcptr(), MPFR_RNDU);
-  return mpfr_get_d(x.mpfr_srcptr(), MPFR_RNDU);
+  mpfr_t x;
+  mpfr_init2(x, 256);
+  mpfr_set_z(x, num.get_mpz_t(), MPFR_RNDU);
+  mpfr_div_z(x, x, den.get_mpz_t(), MPFR_RNDU);
+  mpfr_sqrt(x, x, MPFR_RNDU);
+  const double d = mpfr_get_d(x, MPFR_RNDU);
+  mpfr_clear(x);
+  return d;
 }
 inline double sqrt_up_to_double(const mpq_class& q) {
   return sqrt_up_to_double(q.get_num(), q.get_den());

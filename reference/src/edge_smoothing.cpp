@@ -169,10 +169,9 @@ double inside_cone_margin(const std::vector<QV>& G, const QV& D) {
 struct EdgeZoneValues {
   bool blue = false, red = false;  // the exact zone tests (green: neither)
   bool red_nonempty = false;       // n_lim + o_lim > 0, exactly
-  mpreal xn, nl, ol;                    // n.n1, n_lim, o_lim (256-bit)
+  mpreal xn, nl, ol;               // n.n1, n_lim, o_lim (256-bit)
 };
 EdgeZoneValues edge_zone_values(const cases::Mesh& m, int f, int k, const QV& N1, const QV& D) {
-  EdgeZoneValues z;
   const int g = m.neighbour(f, k);
   const QV G0 = QV::of(m.vertex(g, 0)), G1 = QV::of(m.vertex(g, 1)), G2 = QV::of(m.vertex(g, 2));
   QV N2 = cross(G1 - G0, G2 - G0);  // exact (Mesh::normal is double)
@@ -184,14 +183,13 @@ EdgeZoneValues edge_zone_values(const cases::Mesh& m, int f, int k, const QV& N1
   // n.n1 = x / (|D||N1|), n_lim = Qd / (|N1||N2|), o_lim = sqrt(W) / (|N1||N2|).
   // blue: n_lim <= n.n1  <=>  x sqrt(M2) - Qd sqrt(D2) >= 0
   // red:  n.n1 > -o_lim  <=>  x sqrt(M2) + sqrt(W D2) > 0
-  z.blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
-  z.red = !z.blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
-  z.red_nonempty = sign_diff_sqrt(Qd, Q(1), Q(-1), W) > 0;  // Qd + sqrt(W) > 0
+  const bool blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
+  const bool red = !blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
+  const bool red_nonempty = sign_diff_sqrt(Qd, Q(1), Q(-1), W) > 0;  // Qd + sqrt(W) > 0
   const mpreal sM1 = sqrt(to_mp(M1)), sM2 = sqrt(to_mp(M2));
-  z.xn = to_mp(x) / (sqrt(to_mp(D2)) * sM1);
-  z.nl = to_mp(Qd) / (sM1 * sM2);
-  z.ol = sqrt(to_mp(W)) / (sM1 * sM2);
-  return z;
+  // Built in place: mpreal's operators return const values, which assignment would copy.
+  return {blue, red, red_nonempty, to_mp(x) / (sqrt(to_mp(D2)) * sM1), to_mp(Qd) / (sM1 * sM2),
+          sqrt(to_mp(W)) / (sM1 * sM2)};
 }
 
 // Squared distance of D to the cone spanned by G (exact, via cone_test): 0 inside, else

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 namespace contactbench::reference::exact {
@@ -30,20 +31,35 @@ struct Vector3 {
   static Vector3 of(const V& v) {
     return {T(v[0]), T(v[1]), T(v[2])};
   }
-
-  friend Vector3 operator+(const Vector3& a, const Vector3& b) {
-    return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
-  }
-  friend Vector3 operator-(const Vector3& a, const Vector3& b) {
-    return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-  }
-  friend Vector3 operator-(const Vector3& a) { return {-a[0], -a[1], -a[2]}; }
-  friend Vector3 operator*(const T& s, const Vector3& a) { return {s * a[0], s * a[1], s * a[2]}; }
-  friend T dot(const Vector3& a, const Vector3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-  friend Vector3 cross(const Vector3& a, const Vector3& b) {
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  }
 };
+
+// Free templates rather than hidden friends: those are implicitly inline, GCC then inlines
+// every GMP operation into its callers, and edge_smoothing's reference ran 6-8% slower.
+template <class T>
+Vector3<T> operator+(const Vector3<T>& a, const Vector3<T>& b) {
+  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
+}
+template <class T>
+Vector3<T> operator-(const Vector3<T>& a, const Vector3<T>& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+template <class T>
+Vector3<T> operator-(const Vector3<T>& a) {
+  return {-a[0], -a[1], -a[2]};
+}
+// The scalar may be any expression convertible to T (GMP expression templates included).
+template <class T>
+Vector3<T> operator*(const std::type_identity_t<T>& s, const Vector3<T>& a) {
+  return {s * a[0], s * a[1], s * a[2]};
+}
+template <class T>
+T dot(const Vector3<T>& a, const Vector3<T>& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+template <class T>
+Vector3<T> cross(const Vector3<T>& a, const Vector3<T>& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
 
 // True when every coordinate is exactly 0 (exact scalars).
 template <class T>
