@@ -157,8 +157,9 @@ struct PointEdge {
 // sub[k] = {point vertex, segment end, segment end} (indices into the query's x).
 template <class Touch, class AnyTouch, std::size_t N>
 std::optional<Algebraic> earliest_contact(const cases::CcdQuery& q, const Polynomial& f,
-                                          Touch&& main_touch, AnyTouch&& any_touch, const std::array<PointEdge, N>& edges,
-                                    const std::array<std::array<int, 3>, N>& sub) {
+                                          Touch&& main_touch, AnyTouch&& any_touch,
+                                          const std::array<PointEdge, N>& edges,
+                                          const std::array<std::array<int, 3>, N>& sub) {
   Algebraic zero = Algebraic::rational(0);
   if (any_touch(zero)) return zero;
   std::vector<Algebraic> cands;

@@ -54,6 +54,12 @@ RV unit(const QV& a) {
 }
 Vec3 to_vec(const RV& a) { return {a[0].toDouble(), a[1].toDouble(), a[2].toDouble()}; }
 
+// Exact normal (v1 - v0) x (v2 - v0) of facet g (Mesh::normal is double).
+QV facet_normal(const cases::Mesh& m, int g) {
+  const QV G0 = QV::of(m.vertex(g, 0));
+  return cross(QV::of(m.vertex(g, 1)) - G0, QV::of(m.vertex(g, 2)) - G0);
+}
+
 // sign(alpha * sqrt(A) - beta * sqrt(B)) for A, B >= 0, exactly: compare signs first, then
 // the squares alpha^2 A and beta^2 B (README "Woo": zone tests after squaring).
 int sign_diff_sqrt(const Q& alpha, const Q& A, const Q& beta, const Q& B) {
@@ -133,11 +139,12 @@ ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
 // Angular distance of d / |d| (inside the cone) to the cone's boundary, exactly decided: the
 // smallest |d.w| / (|d| |w|) over the planes w = G_i x G_j (i < j, not parallel) that
 // support the cone (every G_k.w >= 0, or every one <= 0; exact signs). The smallest ratio is
-// found in rationals; only its square root is MPFR, rounded up (exact::sqrt_up_to_double). Two further exact
-// cases: all generators on one line (a ray or a line): every perturbation off that line
-// leaves the cone, margin 0; generators not on one line with no supporting plane: the cone is
-// all of R^3 (a 3-dimensional cone other than R^3 has a facet spanned by two non-parallel
-// generators, a 2-dimensional one lies in the plane of two of them), margin +inf.
+// found in rationals; only its square root is MPFR, rounded up (exact::sqrt_up_to_double).
+// Two further exact cases: all generators on one line (a ray or a line): every perturbation
+// off that line leaves the cone, margin 0; generators not on one line with no supporting
+// plane: the cone is all of R^3 (a 3-dimensional cone other than R^3 has a facet spanned by
+// two non-parallel generators, a 2-dimensional one lies in the plane of two of them),
+// margin +inf.
 double inside_cone_margin(const std::vector<QV>& G, const QV& D) {
   if (G.empty()) throw std::logic_error("edge_smoothing: vertex cone without generators");
   const Q D2 = dot(D, D);
@@ -173,8 +180,7 @@ struct EdgeZoneValues {
 };
 EdgeZoneValues edge_zone_values(const cases::Mesh& m, int f, int k, const QV& N1, const QV& D) {
   const int g = m.neighbour(f, k);
-  const QV G0 = QV::of(m.vertex(g, 0)), G1 = QV::of(m.vertex(g, 1)), G2 = QV::of(m.vertex(g, 2));
-  QV N2 = cross(G1 - G0, G2 - G0);  // exact (Mesh::normal is double)
+  QV N2 = facet_normal(m, g);
   if (m.neighbour_flipped(f, k)) N2 = -N2;  // README "Woo": n2 agrees with n1 across the edge
   const Q M1 = dot(N1, N1), M2 = dot(N2, N2), D2 = dot(D, D);
   const Q Qd = dot(N1, N2);
@@ -231,8 +237,7 @@ double edge_smoothing_cone_piece_distance(const cases::EdgeSmoothingQuery& q, in
   const int flip = sgn(dot(X - A, cross(B - A, C - A))) < 0 ? -1 : 1;
   std::vector<QV> G;
   for (const auto& [g, sg] : cases::oriented_fan(m, f, m.facets()[f][k])) {
-    const QV G0 = QV::of(m.vertex(g, 0)), G1 = QV::of(m.vertex(g, 1)), G2 = QV::of(m.vertex(g, 2));
-    G.push_back(Q(sg * flip) * cross(G1 - G0, G2 - G0));
+    G.push_back(Q(sg * flip) * facet_normal(m, g));
   }
   const int n = static_cast<int>(G.size());
   if (cone_i < 0 || cone_i >= n || cone_j >= n || (cone_j >= 0 && cone_j == cone_i)) return inf;
@@ -317,7 +322,8 @@ double edge_smoothing_zone_distance(const cases::EdgeSmoothingQuery& q, cases::Z
   // Intervals of x = n.n1 (first match wins): blue [n_lim, 1], red (-o_lim, n_lim),
   // green x <= min(-o_lim, n_lim). Distance of x to the claimed one (x is outside it).
   if (zone == Zone::blue) return up(z.nl - z.xn);
-  if (zone == Zone::red) return up(exact == Zone::blue ? z.xn - z.nl : (mpreal(0, prec) - z.ol) - z.xn);
+  if (zone == Zone::red)
+    return up(exact == Zone::blue ? z.xn - z.nl : (mpreal(0, prec) - z.ol) - z.xn);
   return up(z.xn - std::min(mpreal(0, prec) - z.ol, z.nl));
 }
 
@@ -384,7 +390,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
       r.zone_margin = up(std::min(to_blue, to_red_green));
       r.adjusted = true;
       const int g = m.neighbour(f, k);
-      QV N2 = cross(QV::of(m.vertex(g, 1)) - QV::of(m.vertex(g, 0)), QV::of(m.vertex(g, 2)) - QV::of(m.vertex(g, 0)));
+      QV N2 = facet_normal(m, g);
       if (m.neighbour_flipped(f, k)) N2 = -N2;
       r.normal = to_vec(unit(N2));
       r.point = round_qv(X - (dot(X - U, N2) / dot(N2, N2)) * N2);  // exact rational, rounded once
@@ -409,8 +415,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   std::vector<QV> G;
   const int flip = r.side < 0 ? -1 : 1;  // cone negated when the centre is behind facet 1
   for (const auto& [g, sg] : cases::oriented_fan(m, f, v)) {
-    const QV G0 = QV::of(m.vertex(g, 0)), G1 = QV::of(m.vertex(g, 1)), G2 = QV::of(m.vertex(g, 2));
-    G.push_back(Q(sg * flip) * cross(G1 - G0, G2 - G0));
+    G.push_back(Q(sg * flip) * facet_normal(m, g));
   }
   const auto cone = cone_test(G, D);
   const QV V = corner[k];
