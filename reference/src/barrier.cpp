@@ -10,14 +10,7 @@ namespace contactbench::reference {
 
 namespace {
 
-// One MPFR number (RAII).
-struct Mp {
-  mpfr_t v;
-  explicit Mp(mpfr_prec_t p) { mpfr_init2(v, p); }
-  ~Mp() { mpfr_clear(v); }
-  Mp(const Mp&) = delete;
-  Mp& operator=(const Mp&) = delete;
-};
+using mpfr::mpreal;  // every operation below is an mpfr_* call with its own rounding
 
 // The exact rational parts, all positive for 0 < d < d̂ (see barrier()).
 struct Parts {
@@ -28,20 +21,21 @@ struct Parts {
 
 // [lo, hi] of x·|ln s| (+ y) at precision prec, both bounds rounded to double; true when
 // they agree (the correctly rounded value is then that double).
-bool enclose(const mpq_class& x, const mpq_class* y, const Mp& ln_lo, const Mp& ln_hi,
+bool enclose(const mpq_class& x, const mpq_class* y, const mpreal& ln_lo, const mpreal& ln_hi,
              mpfr_prec_t prec, double& out) {
-  Mp lo(prec), hi(prec), t(prec);
-  mpfr_set_q(lo.v, x.get_mpq_t(), MPFR_RNDD);
-  mpfr_set_q(hi.v, x.get_mpq_t(), MPFR_RNDU);
-  mpfr_mul(lo.v, lo.v, ln_lo.v, MPFR_RNDD);
-  mpfr_mul(hi.v, hi.v, ln_hi.v, MPFR_RNDU);
+  mpreal lo(0, prec), hi(0, prec), t(0, prec);
+  mpfr_set_q(lo.mpfr_ptr(), x.get_mpq_t(), MPFR_RNDD);
+  mpfr_set_q(hi.mpfr_ptr(), x.get_mpq_t(), MPFR_RNDU);
+  mpfr_mul(lo.mpfr_ptr(), lo.mpfr_srcptr(), ln_lo.mpfr_srcptr(), MPFR_RNDD);
+  mpfr_mul(hi.mpfr_ptr(), hi.mpfr_srcptr(), ln_hi.mpfr_srcptr(), MPFR_RNDU);
   if (y) {
-    mpfr_set_q(t.v, y->get_mpq_t(), MPFR_RNDD);
-    mpfr_add(lo.v, lo.v, t.v, MPFR_RNDD);
-    mpfr_set_q(t.v, y->get_mpq_t(), MPFR_RNDU);
-    mpfr_add(hi.v, hi.v, t.v, MPFR_RNDU);
+    mpfr_set_q(t.mpfr_ptr(), y->get_mpq_t(), MPFR_RNDD);
+    mpfr_add(lo.mpfr_ptr(), lo.mpfr_srcptr(), t.mpfr_srcptr(), MPFR_RNDD);
+    mpfr_set_q(t.mpfr_ptr(), y->get_mpq_t(), MPFR_RNDU);
+    mpfr_add(hi.mpfr_ptr(), hi.mpfr_srcptr(), t.mpfr_srcptr(), MPFR_RNDU);
   }
-  const double a = mpfr_get_d(lo.v, MPFR_RNDN), b = mpfr_get_d(hi.v, MPFR_RNDN);
+  const double a = mpfr_get_d(lo.mpfr_srcptr(), MPFR_RNDN);
+  const double b = mpfr_get_d(hi.mpfr_srcptr(), MPFR_RNDN);
   out = a;
   return a == b;
 }
@@ -70,15 +64,15 @@ cases::BarrierResult barrier(const cases::BarrierQuery& q) {
   for (mpfr_prec_t prec = 128;; prec *= 2) {
     if (prec > (mpfr_prec_t{1} << 24))
       throw std::logic_error("barrier: rounding not decided at 16M bits");  // cannot happen
-    Mp s_lo(prec), s_hi(prec), ln_lo(prec), ln_hi(prec), x(prec);
-    mpfr_set_q(x.v, d.get_mpq_t(), MPFR_RNDN);  // exact: a double, prec >= 53
-    mpfr_div_d(s_lo.v, x.v, q.dhat, MPFR_RNDD);
-    mpfr_div_d(s_hi.v, x.v, q.dhat, MPFR_RNDU);
+    mpreal s_lo(0, prec), s_hi(0, prec), ln_lo(0, prec), ln_hi(0, prec), x(0, prec);
+    mpfr_set_q(x.mpfr_ptr(), d.get_mpq_t(), MPFR_RNDN);  // exact: a double, prec >= 53
+    mpfr_div_d(s_lo.mpfr_ptr(), x.mpfr_srcptr(), q.dhat, MPFR_RNDD);
+    mpfr_div_d(s_hi.mpfr_ptr(), x.mpfr_srcptr(), q.dhat, MPFR_RNDU);
     // |ln s| = -ln s is decreasing in s: the lower bound from s_hi, the upper from s_lo.
-    mpfr_log(ln_lo.v, s_hi.v, MPFR_RNDU);
-    mpfr_neg(ln_lo.v, ln_lo.v, MPFR_RNDN);  // exact
-    mpfr_log(ln_hi.v, s_lo.v, MPFR_RNDD);
-    mpfr_neg(ln_hi.v, ln_hi.v, MPFR_RNDN);
+    mpfr_log(ln_lo.mpfr_ptr(), s_hi.mpfr_srcptr(), MPFR_RNDU);
+    mpfr_neg(ln_lo.mpfr_ptr(), ln_lo.mpfr_srcptr(), MPFR_RNDN);  // exact
+    mpfr_log(ln_hi.mpfr_ptr(), s_lo.mpfr_srcptr(), MPFR_RNDD);
+    mpfr_neg(ln_hi.mpfr_ptr(), ln_hi.mpfr_srcptr(), MPFR_RNDN);
     if (!value_done) value_done = enclose(parts.p, nullptr, ln_lo, ln_hi, prec, r.value);
     if (!gradient_done) {
       gradient_done = enclose(parts.k, &parts.r, ln_lo, ln_hi, prec, r.gradient);

@@ -1,6 +1,8 @@
 // Internal to reference/src: the book's barrier (ipc-square-drop.txt, Implementation
-// 8.3.1) on an MPFR scalar, shared by the `barrier` pair (256 bits) and the square-drop
-// reference run (128 bits). Includes mpreal: never include from outside reference/src.
+// 8.3.1) on mpfr::mpreal (the reference's one MPFR wrapper, see cgal.hpp), in the book's
+// order of operations, for the square-drop reference run (>= 128 bits). The `barrier` pair
+// does not use it: it encloses the same terms rigorously (reference/src/barrier.cpp).
+// Includes mpreal: never include from outside reference/src.
 #pragma once
 #include <mpreal.h>
 

@@ -2,7 +2,8 @@
 // mpq): inputs are doubles, hence exact rationals; every quantity below is a polynomial in t
 // with rational coefficients; roots are isolated exactly with Sturm sequences and signs at
 // irrational roots are decided by gcd tests (exact zero) and refinement of the isolating
-// interval until an exact rational interval bound excludes zero (sign != 0 is then certain).
+// interval until an exact rational interval bound excludes zero (sign != 0 is then certain);
+// all of that is exact::Polynomial / exact::Algebraic (reference/src/polynomial.hpp).
 //
 // Why the candidate set below is complete. Let S be the set of contact times; it is closed
 // (projection of a compact set), so t* = min S exists when S is not empty.
@@ -26,6 +27,8 @@
 #include "reference/ccd.hpp"
 
 #include "reference/src/cgal.hpp"
+#include "reference/src/exact_vector.hpp"
+#include "reference/src/polynomial.hpp"
 
 #include <Eigen/Geometry>
 #include <fmt/format.h>
@@ -40,301 +43,30 @@
 namespace contactbench::reference {
 namespace {
 
+using exact::Algebraic;
+using exact::Polynomial;
 using Q = mpq_class;
-
-int sgn(const Q& q) { return ::sgn(q); }
-
-// ---------------------------------------------------------------------------------------
-// Polynomials in t with rational coefficients; c[i] multiplies t^i; no trailing zeros, so
-// the zero polynomial has no coefficients.
-struct Poly {
-  std::vector<Q> c;
-  Poly() = default;
-  explicit Poly(std::vector<Q> v) : c(std::move(v)) { trim(); }
-  void trim() {
-    while (!c.empty() && sgn(c.back()) == 0) c.pop_back();
-  }
-  int deg() const { return static_cast<int>(c.size()) - 1; }  // -1 for zero
-  bool zero() const { return c.empty(); }
-  Q operator()(const Q& t) const {
-    Q r = 0;
-    for (int i = deg(); i >= 0; --i) r = r * t + c[i];
-    return r;
-  }
-};
-
-Poly operator+(const Poly& a, const Poly& b) {
-  std::vector<Q> r(std::max(a.c.size(), b.c.size()));
-  for (std::size_t i = 0; i < a.c.size(); ++i) r[i] += a.c[i];
-  for (std::size_t i = 0; i < b.c.size(); ++i) r[i] += b.c[i];
-  return Poly(std::move(r));
-}
-Poly operator-(const Poly& a, const Poly& b) {
-  std::vector<Q> r(std::max(a.c.size(), b.c.size()));
-  for (std::size_t i = 0; i < a.c.size(); ++i) r[i] += a.c[i];
-  for (std::size_t i = 0; i < b.c.size(); ++i) r[i] -= b.c[i];
-  return Poly(std::move(r));
-}
-Poly operator*(const Poly& a, const Poly& b) {
-  if (a.zero() || b.zero()) return {};
-  std::vector<Q> r(a.c.size() + b.c.size() - 1);
-  for (std::size_t i = 0; i < a.c.size(); ++i)
-    for (std::size_t j = 0; j < b.c.size(); ++j) r[i + j] += a.c[i] * b.c[j];
-  return Poly(std::move(r));
-}
-Poly derivative(const Poly& a) {
-  std::vector<Q> r;
-  for (int i = 1; i <= a.deg(); ++i) r.push_back(a.c[i] * i);
-  return Poly(std::move(r));
-}
-// Euclidean division a = q b + r (b non-zero).
-void divmod(const Poly& a, const Poly& b, Poly* quot, Poly* rem) {
-  std::vector<Q> r = a.c, qv(std::max(0, a.deg() - b.deg() + 1));
-  for (int i = a.deg(); i >= b.deg(); --i) {
-    if (sgn(r[i]) == 0) continue;
-    const Q k = r[i] / b.c.back();
-    qv[i - b.deg()] = k;
-    for (int j = 0; j <= b.deg(); ++j) r[i - b.deg() + j] -= k * b.c[j];
-  }
-  if (quot) *quot = Poly(std::move(qv));
-  if (rem) {
-    r.resize(std::max(0, b.deg()));
-    *rem = Poly(std::move(r));
-  }
-}
-Poly monic(Poly a) {
-  if (a.zero()) return a;
-  const Q lead = a.c.back();
-  for (auto& x : a.c) x /= lead;
-  return a;
-}
-Poly gcd(Poly a, Poly b) {
-  while (!b.zero()) {
-    Poly r;
-    divmod(a, b, nullptr, &r);
-    a = std::move(b);
-    b = monic(std::move(r));  // keeps the coefficients small
-  }
-  return monic(std::move(a));
-}
-// Square-free part (same roots, all simple).
-Poly square_free(const Poly& a) {
-  if (a.deg() <= 1) return a;
-  const Poly g = gcd(a, derivative(a));
-  if (g.deg() <= 0) return a;
-  Poly q;
-  divmod(a, g, &q, nullptr);
-  return q;
-}
-
 // Vectors of polynomials: the linear motion of a point and everything built from it.
-using PVec = std::array<Poly, 3>;
-PVec operator-(const PVec& a, const PVec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-PVec cross(const PVec& a, const PVec& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-Poly dot(const PVec& a, const PVec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+using PVec = exact::Vector3<Polynomial>;
 
 PVec motion(const cases::Vec3& x0, const cases::Vec3& x1) {
   PVec r;
   for (int k = 0; k < 3; ++k) {
     const Q a(x0[k]), b(x1[k]);  // exact: mpq from double
-    r[k] = Poly({a, b - a});
+    r[k] = Polynomial({a, b - a});
   }
   return r;
-}
-
-// ---------------------------------------------------------------------------------------
-// Real algebraic numbers in [0, 1]: either an exact rational, or the unique root of the
-// square-free polynomial p in the open interval (lo, hi), with p(lo), p(hi) non-zero and of
-// opposite signs.
-struct Alg {
-  bool rational = true;
-  Q value;  // when rational
-  Poly p;
-  Q lo, hi;
-  int sign_lo = 0;
-
-  static Alg exact(Q v) {
-    Alg a;
-    a.value = std::move(v);
-    return a;
-  }
-  void bisect() {
-    Q m = (lo + hi) / 2;
-    const int s = sgn(p(m));
-    if (s == 0) {
-      rational = true;
-      value = std::move(m);
-    } else if (s == sign_lo) {
-      lo = std::move(m);
-    } else {
-      hi = std::move(m);
-    }
-  }
-};
-
-// Exact interval enclosure of g over [lo, hi] via the Taylor expansion at the midpoint:
-// |g(x) - g(m)| <= sum_k |g_k(m)| r^k. Returns the sign if the enclosure excludes zero.
-int enclosure_sign(const Poly& g, const Q& lo, const Q& hi) {
-  const Q m = (lo + hi) / 2, r = (hi - lo) / 2;
-  // Taylor coefficients at m by repeated synthetic division.
-  std::vector<Q> t = g.c;
-  const int n = g.deg();
-  for (int k = 0; k <= n; ++k)
-    for (int i = n - 1; i >= k; --i) t[i] += m * t[i + 1];
-  Q bound = 0, rk = 1;
-  for (int k = 1; k <= n; ++k) {
-    rk *= r;
-    bound += abs(t[k]) * rk;
-  }
-  if (t[0] > bound) return 1;
-  if (t[0] < -bound) return -1;
-  return 0;
-}
-
-// Exact sign of g at the algebraic number a (a may be refined).
-int sign_at(const Poly& g, Alg& a) {
-  if (g.zero()) return 0;
-  if (a.rational) return sgn(g(a.value));
-  if (g.deg() == 0) return sgn(g.c[0]);
-  // g(a) = 0 iff a is a root of h = gcd(p, g); h is square-free with at most the one root a
-  // in (lo, hi), so that happens iff h changes sign there (h(lo), h(hi) != 0 since h | p).
-  const Poly h = gcd(a.p, g);
-  if (h.deg() >= 1 && sgn(h(a.lo)) * sgn(h(a.hi)) < 0) return 0;
-  // Now g(a) != 0: refining the interval around a eventually excludes zero.
-  for (;;) {
-    const int s = enclosure_sign(g, a.lo, a.hi);
-    if (s != 0) return s;
-    a.bisect();
-    if (a.rational) return sgn(g(a.value));
-  }
-}
-
-// Sturm sequence of a square-free polynomial.
-std::vector<Poly> sturm(const Poly& p) {
-  std::vector<Poly> s{p, derivative(p)};
-  while (!s.back().zero() && s.back().deg() > 0) {
-    Poly r;
-    divmod(s[s.size() - 2], s.back(), nullptr, &r);
-    if (r.zero()) break;
-    for (auto& x : r.c) x = -x;
-    s.push_back(std::move(r));
-  }
-  return s;
-}
-int sign_variations(const std::vector<Poly>& s, const Q& x) {
-  int v = 0, last = 0;
-  for (const auto& p : s) {
-    const int g = sgn(p(x));
-    if (g == 0) continue;
-    if (last != 0 && g != last) ++v;
-    last = g;
-  }
-  return v;
-}
-
-void isolate(const Poly& p, const std::vector<Poly>& st, const Q& lo, const Q& hi, int vlo,
-             int vhi, std::vector<Alg>& out) {
-  // vlo, vhi: sign variations just right of lo and just left of hi, so n counts the
-  // distinct roots in the open interval (lo, hi) even when lo or hi is itself a root.
-  const int n = vlo - vhi;
-  if (n <= 0) return;
-  if (n == 1 && sgn(p(lo)) != 0 && sgn(p(hi)) != 0) {
-    Alg a;
-    a.rational = false;
-    a.p = p;
-    a.lo = lo;
-    a.hi = hi;
-    a.sign_lo = sgn(p(lo));
-    out.push_back(std::move(a));
-    return;
-  }
-  const Q m = (lo + hi) / 2;
-  const int vm = sign_variations(st, m);
-  if (sgn(p(m)) == 0) {
-    // m is a root: the count on (lo, m] includes it.
-    isolate(p, st, lo, m, vlo, vm + 1, out);  // roots in (lo, m): vlo - vm - 1
-    out.push_back(Alg::exact(m));
-    isolate(p, st, m, hi, vm, vhi, out);
-  } else {
-    isolate(p, st, lo, m, vlo, vm, out);
-    isolate(p, st, m, hi, vm, vhi, out);
-  }
-}
-
-// All distinct roots of a non-zero polynomial in [0, 1], increasing.
-std::vector<Alg> roots01(const Poly& f) {
-  std::vector<Alg> out;
-  if (f.deg() <= 0) return out;
-  const Poly p = square_free(f);
-  if (p.deg() == 1) {
-    Q r = -p.c[0] / p.c[1];
-    if (r >= 0 && r <= 1) out.push_back(Alg::exact(std::move(r)));
-    return out;
-  }
-  const Q zero = 0, one = 1;
-  if (sgn(p(zero)) == 0) out.push_back(Alg::exact(zero));
-  const auto st = sturm(p);
-  int v0 = sign_variations(st, zero), v1 = sign_variations(st, one);
-  // Sturm counts roots in (a, b]; a root at 1 is counted in (0, 1], drop it from the open
-  // interval count and add it at the end.
-  const bool root1 = sgn(p(one)) == 0;
-  isolate(p, st, zero, one, v0, v1 + (root1 ? 1 : 0), out);
-  if (root1) out.push_back(Alg::exact(one));
-  return out;
-}
-
-// -1, 0, 1 comparing a with the rational q.
-int compare(Alg& a, const Q& q) {
-  if (a.rational) return cmp(a.value, q) < 0 ? -1 : (cmp(a.value, q) > 0 ? 1 : 0);
-  if (q <= a.lo) return 1;
-  if (q >= a.hi) return -1;
-  const int s = sgn(a.p(q));
-  if (s == 0) return 0;
-  return s == a.sign_lo ? 1 : -1;
-}
-int compare(Alg& a, Alg& b) {
-  if (b.rational) return compare(a, b.value);
-  if (a.rational) return -compare(b, a.value);
-  // Equal iff a is a root of b.p inside b's isolating interval.
-  if (sign_at(b.p, a) == 0 && compare(a, b.lo) > 0 && compare(a, b.hi) < 0) return 0;
-  for (;;) {  // a != b: refining both separates them
-    if (a.rational) return -compare(b, a.value);
-    if (b.rational) return compare(a, b.value);
-    if (a.hi <= b.lo) return -1;
-    if (b.hi <= a.lo) return 1;
-    a.bisect();
-    b.bisect();
-  }
-}
-
-// Largest double <= a and smallest double >= a (a >= 0).
-std::pair<double, double> round_out(Alg& a) {
-  if (a.rational) {
-    double d = mpq_get_d(a.value.get_mpq_t());  // truncates: rounds down for a >= 0
-    double u = cmp(Q(d), a.value) == 0 ? d : std::nextafter(d, 2.0);
-    return {d, u};
-  }
-  for (;;) {
-    const double d = mpq_get_d(a.lo.get_mpq_t());
-    const double u = std::nextafter(d, 2.0);
-    // a > lo >= d; a irrational so a != u; a < hi <= u means d < a < u.
-    if (cmp(a.hi, Q(u)) <= 0) return {d, u};
-    a.bisect();
-    if (a.rational) return round_out(a);
-  }
 }
 
 // ---------------------------------------------------------------------------------------
 // The problems. Each holds the polynomials of one primitive pair; touch(r) decides exactly
 // whether they touch at time r; earliest() returns t* or nothing.
 
-bool nonzero_at(const PVec& v, Alg& r) {
+bool nonzero_at(const PVec& v, Algebraic& r) {
   return sign_at(v[0], r) != 0 || sign_at(v[1], r) != 0 || sign_at(v[2], r) != 0;
 }
 
-bool all_zero(const PVec& v) { return v[0].zero() && v[1].zero() && v[2].zero(); }
+bool all_zero(const PVec& v) { return v[0].is_zero() && v[1].is_zero() && v[2].is_zero(); }
 
 // Exact AABB filter: if the boxes swept by the two vertex sets over [0, 1] are disjoint
 // along some axis, no contact is possible (comparisons of doubles are exact).
@@ -349,7 +81,7 @@ bool boxes_disjoint(const std::vector<const cases::Vec3*>& a,
   return false;
 }
 
-std::optional<Alg> earliest_of(std::vector<Alg>& cands) {
+std::optional<Algebraic> earliest_of(std::vector<Algebraic>& cands) {
   if (cands.empty()) return std::nullopt;
   std::size_t best = 0;
   for (std::size_t i = 1; i < cands.size(); ++i)
@@ -359,9 +91,9 @@ std::optional<Alg> earliest_of(std::vector<Alg>& cands) {
 
 // Pushes the first root of f in [0, 1] (increasing order) at which `touch` holds exactly.
 template <class Touch>
-void push_first_root(const Poly& f, Touch&& touch, std::vector<Alg>& cands) {
-  if (f.zero()) return;
-  for (auto& r : roots01(f))
+void push_first_root(const Polynomial& f, Touch&& touch, std::vector<Algebraic>& cands) {
+  if (f.is_zero()) return;
+  for (auto& r : exact::real_roots(f, Q(0), Q(1)))
     if (touch(r)) {
       cands.push_back(std::move(r));
       return;
@@ -372,47 +104,47 @@ void push_first_root(const Poly& f, Touch&& touch, std::vector<Alg>& cands) {
 struct PointPoint {
   PVec d;
   PointPoint(const PVec& p, const PVec& x) : d(p - x) {}
-  bool touch(Alg& r) const { return !nonzero_at(d, r); }
-  std::optional<Alg> earliest() const {
+  bool touch(Algebraic& r) const { return !nonzero_at(d, r); }
+  std::optional<Algebraic> earliest() const {
     std::optional<Q> root;
     for (const auto& c : d) {
-      if (c.zero()) continue;
-      if (c.deg() == 0) return std::nullopt;  // a constant non-zero gap
+      if (c.is_zero()) continue;
+      if (c.degree() == 0) return std::nullopt;  // a constant non-zero gap
       Q t = -c.c[0] / c.c[1];
       if (root && *root != t) return std::nullopt;
       root = std::move(t);
     }
-    if (!root) return Alg::exact(0);  // identical motion: touching all the time
+    if (!root) return Algebraic::rational(0);  // identical motion: touching all the time
     if (*root < 0 || *root > 1) return std::nullopt;
-    return Alg::exact(*root);
+    return Algebraic::rational(*root);
   }
 };
 
 // Point p vs closed segment [x, y].
 struct PointEdge {
   PointPoint px, py;
-  PVec e;       // y - x
-  PVec cr;      // (p - x) x (y - x)
-  Poly along;   // (p - x) . (y - x)
-  Poly rest;    // |y - x|^2 - along
+  PVec e;            // y - x
+  PVec cr;           // (p - x) x (y - x)
+  Polynomial along;  // (p - x) . (y - x)
+  Polynomial rest;   // |y - x|^2 - along
   PointEdge(const PVec& p, const PVec& x, const PVec& y)
       : px(p, x), py(p, y), e(y - x), cr(cross(p - x, e)), along(dot(p - x, e)),
         rest(dot(e, e) - along) {}
-  bool interior_touch(Alg& r) const {
+  bool interior_touch(Algebraic& r) const {
     return nonzero_at(e, r) && !nonzero_at(cr, r) && sign_at(along, r) >= 0 &&
            sign_at(rest, r) >= 0;
   }
-  bool touch(Alg& r) const { return px.touch(r) || py.touch(r) || interior_touch(r); }
-  std::optional<Alg> earliest() const {
-    Alg zero = Alg::exact(0);
+  bool touch(Algebraic& r) const { return px.touch(r) || py.touch(r) || interior_touch(r); }
+  std::optional<Algebraic> earliest() const {
+    Algebraic zero = Algebraic::rational(0);
     if (touch(zero)) return zero;
-    std::vector<Alg> cands;
+    std::vector<Algebraic> cands;
     if (auto a = px.earliest()) cands.push_back(std::move(*a));
     if (auto a = py.earliest()) cands.push_back(std::move(*a));
     if (!all_zero(cr)) {
-      Poly g;  // common roots of the components: roots of their gcd
+      Polynomial g;  // common roots of the components: roots of their gcd
       for (const auto& c : cr) g = gcd(g, c);
-      push_first_root(g, [this](Alg& r) { return interior_touch(r); }, cands);
+      push_first_root(g, [this](Algebraic& r) { return interior_touch(r); }, cands);
     }
     return earliest_of(cands);
   }
@@ -424,12 +156,13 @@ struct PointEdge {
 // contact of every point-edge sub-problem whose swept boxes can meet.
 // sub[k] = {point vertex, segment end, segment end} (indices into the query's x).
 template <class Touch, class AnyTouch, std::size_t N>
-std::optional<Alg> earliest_contact(const cases::CcdQuery& q, const Poly& f, Touch&& main_touch,
-                                    AnyTouch&& any_touch, const std::array<PointEdge, N>& edges,
-                                    const std::array<std::array<int, 3>, N>& sub) {
-  Alg zero = Alg::exact(0);
+std::optional<Algebraic> earliest_contact(const cases::CcdQuery& q, const Polynomial& f,
+                                          Touch&& main_touch, AnyTouch&& any_touch,
+                                          const std::array<PointEdge, N>& edges,
+                                          const std::array<std::array<int, 3>, N>& sub) {
+  Algebraic zero = Algebraic::rational(0);
   if (any_touch(zero)) return zero;
-  std::vector<Alg> cands;
+  std::vector<Algebraic> cands;
   push_first_root(f, main_touch, cands);
   const auto& x = q.x;
   for (std::size_t k = 0; k < N; ++k) {
@@ -442,32 +175,34 @@ std::optional<Alg> earliest_contact(const cases::CcdQuery& q, const Poly& f, Tou
 
 struct VertexFace {
   PVec p, a, b, c;
-  PVec n;          // (b - a) x (c - a)
-  Poly f;          // n . (p - a): coplanarity cubic
-  std::array<Poly, 3> g;  // n . (edge x (p - edge start)): >= 0 all three <=> inside (n != 0)
+  PVec n;        // (b - a) x (c - a)
+  Polynomial f;  // n . (p - a): coplanarity cubic
+  // n . (edge x (p - edge start)): >= 0 all three <=> inside (n != 0)
+  std::array<Polynomial, 3> g;
   std::array<PointEdge, 3> edges;
   VertexFace(const PVec& p_, const PVec& a_, const PVec& b_, const PVec& c_)
       : p(p_), a(a_), b(b_), c(c_), n(cross(b - a, c - a)), f(dot(n, p - a)),
         g{dot(n, cross(b - a, p - a)), dot(n, cross(c - b, p - b)), dot(n, cross(a - c, p - c))},
         edges{PointEdge(p, a, b), PointEdge(p, b, c), PointEdge(p, c, a)} {}
-  bool face_touch(Alg& r) const {
+  bool face_touch(Algebraic& r) const {
     return sign_at(f, r) == 0 && nonzero_at(n, r) && sign_at(g[0], r) >= 0 &&
            sign_at(g[1], r) >= 0 && sign_at(g[2], r) >= 0;
   }
-  bool touch(Alg& r) const {
+  bool touch(Algebraic& r) const {
     if (face_touch(r)) return true;
     for (const auto& e : edges)
       if (e.touch(r)) return true;
     return false;
   }
-  std::optional<Alg> earliest(const cases::CcdQuery& q) const {
+  std::optional<Algebraic> earliest(const cases::CcdQuery& q) const {
     return earliest_contact(
-        q, f, [this](Alg& r) { return face_touch(r); }, [this](Alg& r) { return touch(r); },
+        q, f, [this](Algebraic& r) { return face_touch(r); },
+        [this](Algebraic& r) { return touch(r); },
         edges, std::array<std::array<int, 3>, 3>{{{0, 1, 2}, {0, 2, 3}, {0, 3, 1}}});
   }
   // The feature p touches at the contact time r (exact): a vertex, else an open edge, else
   // the open face.
-  cases::CcdFeature feature(Alg& r) const {
+  cases::CcdFeature feature(Algebraic& r) const {
     for (const auto& e : edges)
       if (e.px.touch(r)) return cases::CcdFeature::vf_vertex;
     for (const auto& e : edges)
@@ -478,33 +213,34 @@ struct VertexFace {
 
 struct EdgeEdge {
   PVec a0, a1, b0, b1;
-  PVec m;   // (a1 - a0) x (b1 - b0)
-  Poly f;   // m . (b0 - a0): coplanarity cubic
-  Poly mm;  // |m|^2
-  Poly s, u;  // intersection parameters times |m|^2 on a and on b
+  PVec m;           // (a1 - a0) x (b1 - b0)
+  Polynomial f;     // m . (b0 - a0): coplanarity cubic
+  Polynomial mm;    // |m|^2
+  Polynomial s, u;  // intersection parameters times |m|^2 on a and on b
   std::array<PointEdge, 4> ends;
   EdgeEdge(const PVec& a0_, const PVec& a1_, const PVec& b0_, const PVec& b1_)
       : a0(a0_), a1(a1_), b0(b0_), b1(b1_), m(cross(a1 - a0, b1 - b0)), f(dot(m, b0 - a0)),
         mm(dot(m, m)), s(dot(cross(b0 - a0, b1 - b0), m)), u(dot(cross(b0 - a0, a1 - a0), m)),
         ends{PointEdge(a0, b0, b1), PointEdge(a1, b0, b1), PointEdge(b0, a0, a1),
              PointEdge(b1, a0, a1)} {}
-  bool cross_touch(Alg& r) const {
+  bool cross_touch(Algebraic& r) const {
     return sign_at(f, r) == 0 && nonzero_at(m, r) && sign_at(s, r) >= 0 &&
            sign_at(mm - s, r) >= 0 && sign_at(u, r) >= 0 && sign_at(mm - u, r) >= 0;
   }
-  bool touch(Alg& r) const {
+  bool touch(Algebraic& r) const {
     if (cross_touch(r)) return true;
     for (const auto& e : ends)
       if (e.touch(r)) return true;
     return false;
   }
-  std::optional<Alg> earliest(const cases::CcdQuery& q) const {
+  std::optional<Algebraic> earliest(const cases::CcdQuery& q) const {
     return earliest_contact(
-        q, f, [this](Alg& r) { return cross_touch(r); }, [this](Alg& r) { return touch(r); },
+        q, f, [this](Algebraic& r) { return cross_touch(r); },
+        [this](Algebraic& r) { return touch(r); },
         ends, std::array<std::array<int, 3>, 4>{{{0, 2, 3}, {1, 2, 3}, {2, 0, 1}, {3, 0, 1}}});
   }
   // Two endpoints meeting, else an endpoint on the other open segment, else interior points.
-  cases::CcdFeature feature(Alg& r) const {
+  cases::CcdFeature feature(Algebraic& r) const {
     for (const auto& e : ends)
       if (e.px.touch(r) || e.py.touch(r)) return cases::CcdFeature::ee_vertex_vertex;
     for (const auto& e : ends)
@@ -628,7 +364,7 @@ cases::CcdResult ccd(const cases::CcdQuery& q) {
     return res;
   std::array<PVec, 4> m;
   for (int i = 0; i < 4; ++i) m[i] = motion(x[i], x[i + 4]);
-  std::optional<Alg> t;
+  std::optional<Algebraic> t;
   if (q.kind == cases::CcdKind::vertex_face) {
     const VertexFace vf(m[0], m[1], m[2], m[3]);
     t = vf.earliest(q);

@@ -1,14 +1,25 @@
 // The one header that includes CGAL, GMP and MPFR. Only reference/src/*.cpp include it
-// (it is also the reference target's precompiled header).
+// (it is also the reference target's precompiled header). The exact toolkit it brings in:
+// exact_vector.hpp (one 3-vector algebra on any scalar), filtered_sign.hpp (interval filter
+// with exact fallback), polynomial.hpp (included where needed: Sturm sequences, algebraic
+// numbers), the roundings to double below, and mpfr::mpreal.
+//
+// MPFR values: mpfr::mpreal (mpreal.h) is the one wrapper. The square drop's reference run
+// needs it anyway (Eigen's MPRealSupport instantiates the scenario on it); it frees its
+// value on every path (RAII) and still hands out the mpfr_t for directed roundings
+// (mpfr_*(x.mpfr_ptr(), ..., MPFR_RNDU)). It needs mpfr.h without function-like macros
+// and with the intmax_t API: the target defines MPFR_USE_NO_MACRO and MPFR_USE_INTMAX_T.
+// The three one-shot roundings below stay on the C API (init, two or three calls, clear;
+// nothing can throw in between): they run for every closest-feature query, and mpreal's
+// construction (default rounding mode from thread-local storage) cost 5% of it there.
 #pragma once
+#include "reference/src/exact_vector.hpp"
+#include "reference/src/filtered_sign.hpp"
+
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
-#include <CGAL/FPU.h>
-#include <CGAL/Gmpq.h>
-#include <CGAL/Gmpz.h>
-#include <CGAL/Interval_nt.h>
-#include <CGAL/Uncertain.h>
 #include <gmpxx.h>
 #include <mpfr.h>
+#include <mpreal.h>
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -16,10 +27,6 @@
 #include <limits>
 
 namespace contactbench::reference::exact {
-
-using Rational = CGAL::Gmpq;          // exact value of any double and of +,-,*,/ on them
-using Interval = CGAL::Interval_nt<false>;  // filter: needs Protect_FPU_rounding in scope
-using ProtectRounding = CGAL::Protect_FPU_rounding<true>;
 
 // Nearest double (ties to even) to num / den · 2^exp2, den > 0. MPFR's exponent range is
 // unbounded, so its 53-bit rounding is the double rounding exactly when the result is a
@@ -48,7 +55,6 @@ inline double quotient_to_double(const mpz_class& num, const mpz_class& den, lon
 inline double to_nearest_double(const mpq_class& q) {
   return quotient_to_double(q.get_num(), q.get_den());
 }
-inline double to_nearest_double(const Rational& q) { return to_nearest_double(mpq_class(q.mpq())); }
 
 // The smallest double >= q, for margins: a margin below the true one could excuse a real
 // error. Exact rationals that are doubles stay exact; subnormals and overflow round up too.
@@ -78,8 +84,5 @@ inline double sqrt_up_to_double(const mpz_class& num, const mpz_class& den) {
 inline double sqrt_up_to_double(const mpq_class& q) {
   return sqrt_up_to_double(q.get_num(), q.get_den());
 }
-
-// Sign of an interval: certain only when 0 is not inside (or the interval is exactly 0).
-inline CGAL::Uncertain<CGAL::Sign> sign_of(const Interval& i) { return CGAL::sign(i); }
 
 }  // namespace contactbench::reference::exact

@@ -10,6 +10,8 @@
 #include "reference/closest_feature.hpp"
 
 #include "reference/src/cgal.hpp"
+#include "reference/src/exact_vector.hpp"
+#include "reference/src/filtered_sign.hpp"
 
 #include <algorithm>
 #include <array>
@@ -22,54 +24,10 @@ namespace {
 
 using cases::Region;
 using exact::Interval;
-
-// The query as integer vectors times 2^exp.
-struct IntegerQuery {
-  std::array<std::array<mpz_class, 3>, 4> v;  // p, a, b, c
-  long exp = 0;
-};
-
-IntegerQuery to_integers(const cases::ClosestFeatureQuery& q) {
-  const cases::Vec3* src[4] = {&q.p, &q.a, &q.b, &q.c};
-  long lowest = LONG_MAX;
-  std::array<std::array<std::pair<long long, long>, 3>, 4> parts{};
-  for (int i = 0; i < 4; ++i)
-    for (int k = 0; k < 3; ++k) {
-      int e = 0;
-      const double f = std::frexp((*src[i])[k], &e);
-      long long m = static_cast<long long>(std::ldexp(f, 53));  // exact: |f| < 1
-      long ex = e - 53;
-      if (m != 0) {
-        const int tz = __builtin_ctzll(static_cast<unsigned long long>(m < 0 ? -m : m));
-        m >>= tz;
-        ex += tz;
-        lowest = std::min(lowest, ex);
-      }
-      parts[i][k] = {m, ex};
-    }
-  if (lowest == LONG_MAX) lowest = 0;
-  IntegerQuery out;
-  out.exp = lowest;
-  for (int i = 0; i < 4; ++i)
-    for (int k = 0; k < 3; ++k) {
-      mpz_class& z = out.v[i][k];
-      z = static_cast<long>(parts[i][k].first);
-      if (parts[i][k].first != 0) mpz_mul_2exp(z.get_mpz_t(), z.get_mpz_t(), parts[i][k].second - lowest);
-    }
-  return out;
-}
+using exact::IntegerPoints;
 
 template <class T>
-using V3 = std::array<T, 3>;
-
-template <class T>
-V3<T> sub(const V3<T>& x, const V3<T>& y) { return {x[0] - y[0], x[1] - y[1], x[2] - y[2]}; }
-template <class T>
-T dot(const V3<T>& x, const V3<T>& y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; }
-template <class T>
-V3<T> cross(const V3<T>& x, const V3<T>& y) {
-  return {x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]};
-}
+using V3 = exact::Vector3<T>;
 
 // The nine decision values of the region rule, for any exact-enough number type:
 // dn[k] = (p-v_k)·e_k, dp[k] = (p-v_k)·(v_{k-1}-v_k), s[k] = n·(e_k × (p-v_k)),
@@ -85,10 +43,10 @@ Decisions<T> decisions(const std::array<V3<T>, 4>& v) {
   const V3<T>* vert[3] = {&v[1], &v[2], &v[3]};
   std::array<V3<T>, 3> e, w;
   for (int k = 0; k < 3; ++k) {
-    e[k] = sub(*vert[(k + 1) % 3], *vert[k]);
-    w[k] = sub(v[0], *vert[k]);
+    e[k] = *vert[(k + 1) % 3] - *vert[k];
+    w[k] = v[0] - *vert[k];
   }
-  const V3<T> n = cross(e[0], sub(*vert[2], *vert[0]));
+  const V3<T> n = cross(e[0], *vert[2] - *vert[0]);
   for (int k = 0; k < 3; ++k) {
     out.dn[k] = dot(w[k], e[k]);
     out.dp[k] = -dot(w[k], e[(k + 2) % 3]);
@@ -98,13 +56,12 @@ Decisions<T> decisions(const std::array<V3<T>, 4>& v) {
 }
 
 // The region rule (see cases::Region): vertex k iff dn[k] <= 0 and dp[k] <= 0; open edge
-// k iff s[k] <= 0, dn[k] > 0 and dp[k+1] > 0; open face otherwise. The filtered version
-// gives up (nullopt) as soon as a needed sign is uncertain.
-std::optional<Region> filtered_region(const cases::ClosestFeatureQuery& q) {
-  exact::ProtectRounding guard;
+// k iff s[k] <= 0, dn[k] > 0 and dp[k+1] > 0; open face otherwise. In intervals (the
+// filter of exact::filtered) it gives up (nullopt) as soon as a needed sign is uncertain.
+std::optional<Region> interval_region(const cases::ClosestFeatureQuery& q) {
   std::array<V3<Interval>, 4> v;
   const cases::Vec3* src[4] = {&q.p, &q.a, &q.b, &q.c};
-  for (int i = 0; i < 4; ++i) v[i] = {(*src[i])[0], (*src[i])[1], (*src[i])[2]};
+  for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(*src[i]);
   const auto d = decisions(v);
   std::array<CGAL::Uncertain<CGAL::Sign>, 3> dn, dp, s;
   for (int k = 0; k < 3; ++k) {
@@ -140,18 +97,17 @@ Region exact_region(const Decisions<mpz_class>& d) {
 }  // namespace
 
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
-  const IntegerQuery iq = to_integers(q);
+  const IntegerPoints<4> iq = exact::to_integers<4, cases::Vec3>({&q.p, &q.a, &q.b, &q.c});
   const auto& v = iq.v;
   const V3<mpz_class>* vert[3] = {&v[1], &v[2], &v[3]};
   std::array<V3<mpz_class>, 3> e;
-  for (int k = 0; k < 3; ++k) e[k] = sub(*vert[(k + 1) % 3], *vert[k]);
-  const V3<mpz_class> n = cross(e[0], sub(*vert[2], *vert[0]));
+  for (int k = 0; k < 3; ++k) e[k] = *vert[(k + 1) % 3] - *vert[k];
+  const V3<mpz_class> n = cross(e[0], *vert[2] - *vert[0]);
   const mpz_class n2 = dot(n, n);
   if (sgn(n2) == 0) throw cases::InputError("closest_feature: degenerate triangle (collinear vertices)");
 
-  std::optional<Region> decided = filtered_region(q);
-  if (!decided) decided = exact_region(decisions(v));
-  const Region region = *decided;
+  const Region region = exact::filtered([&] { return interval_region(q); },
+                                         [&] { return exact_region(decisions(v)); });
 
   cases::ClosestFeatureResult r;
   r.region = region;
@@ -161,7 +117,7 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
   mpz_class d2_num, d2_den = 1;
   if (kind >= 4) {  // vertex k: closest point is the vertex itself
     const int k = kind - 4;
-    const auto w = sub(v[0], *vert[k]);
+    const auto w = v[0] - *vert[k];
     const mpz_class dn = dot(w, e[k]), dp = -dot(w, e[(k + 2) % 3]);
     terms.push_back({dn * dn, dot(e[k], e[k])});
     terms.push_back({dp * dp, dot(e[(k + 2) % 3], e[(k + 2) % 3])});
@@ -169,7 +125,7 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
     d2_num = dot(w, w);
   } else if (kind >= 1) {  // open edge k: v_k + t e_k, t = dn / |e_k|^2
     const int k = kind - 1;
-    const auto w = sub(v[0], *vert[k]);
+    const auto w = v[0] - *vert[k];
     const mpz_class dn = dot(w, e[k]), e2 = dot(e[k], e[k]);
     const mpz_class s = dot(n, cross(e[k], w)), rest = e2 - dn;
     terms.push_back({s * s, n2 * e2});
@@ -180,10 +136,10 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
     d2_num = dot(w, w) * e2 - dn * dn;
     d2_den = e2;
   } else {  // open face: p minus its offset along n
-    const auto w = sub(v[0], *vert[0]);
+    const auto w = v[0] - *vert[0];
     const mpz_class h = dot(n, w);
     for (int k = 0; k < 3; ++k) {
-      const auto wk = sub(v[0], *vert[k]);
+      const auto wk = v[0] - *vert[k];
       const mpz_class s = dot(n, cross(e[k], wk));
       terms.push_back({s * s, n2 * dot(e[k], e[k])});
     }
@@ -214,25 +170,24 @@ struct HalfSpace {
 // dn_k >= 0, dp_(k+1) >= 0}; face {s_k >= 0 for all k}.
 std::vector<HalfSpace> region_halfspaces(const std::array<V3<mpq_class>, 3>& v, Region region) {
   std::array<V3<mpq_class>, 3> e, side;  // side[k] = n × e_k: s_k(p) = side[k]·(p - v_k)
-  for (int k = 0; k < 3; ++k) e[k] = sub(v[(k + 1) % 3], v[k]);
-  const V3<mpq_class> n = cross(e[0], sub(v[2], v[0]));
+  for (int k = 0; k < 3; ++k) e[k] = v[(k + 1) % 3] - v[k];
+  const V3<mpq_class> n = cross(e[0], v[2] - v[0]);
   for (int k = 0; k < 3; ++k) side[k] = cross(n, e[k]);
-  auto neg = [](const V3<mpq_class>& a) { return V3<mpq_class>{-a[0], -a[1], -a[2]}; };
   const int kind = static_cast<int>(region);
   if (kind >= 4) {
     const int k = kind - 4;
-    return {{neg(e[k]), v[k]}, {e[(k + 2) % 3], v[k]}};
+    return {{-e[k], v[k]}, {e[(k + 2) % 3], v[k]}};
   }
   if (kind >= 1) {
     const int k = kind - 1;
-    return {{neg(side[k]), v[k]}, {e[k], v[k]}, {neg(e[k]), v[(k + 1) % 3]}};
+    return {{-side[k], v[k]}, {e[k], v[k]}, {-e[k], v[(k + 1) % 3]}};
   }
   return {{side[0], v[0]}, {side[1], v[1]}, {side[2], v[2]}};
 }
 
 bool inside(const std::vector<HalfSpace>& hs, const V3<mpq_class>& x) {
   for (const auto& h : hs)
-    if (sgn(dot(h.g, sub(x, h.o))) < 0) return false;
+    if (sgn(dot(h.g, x - h.o)) < 0) return false;
   return true;
 }
 
@@ -278,21 +233,21 @@ double closest_feature_distance_to_region(const cases::ClosestFeatureQuery& q, R
     std::vector<mpq_class> r(act.size()), lambda;
     for (std::size_t i = 0; i < act.size(); ++i) {
       for (std::size_t j = 0; j < act.size(); ++j) G[i][j] = dot(act[i]->g, act[j]->g);
-      r[i] = dot(act[i]->g, sub(p, act[i]->o));
+      r[i] = dot(act[i]->g, p - act[i]->o);
     }
     if (!solve(G, r, lambda)) continue;
     V3<mpq_class> y = p;  // y = p - sum lambda_i g_i lies on every active plane
     for (std::size_t i = 0; i < act.size(); ++i)
       for (int c = 0; c < 3; ++c) y[c] -= lambda[i] * act[i]->g[c];
     if (!inside(hs, y)) continue;
-    const auto d = sub(p, y);
+    const auto d = p - y;
     const mpq_class d2 = dot(d, d);
     if (!best || d2 < *best) best = d2;
   }
   if (!best) throw std::logic_error("closest_feature_distance_to_region: empty region");
   mpq_class L2 = 0;
   for (int k = 0; k < 3; ++k) {
-    const auto ek = sub(v[(k + 1) % 3], v[k]);
+    const auto ek = v[(k + 1) % 3] - v[k];
     L2 = std::max(L2, mpq_class(dot(ek, ek)));
   }
   return exact::sqrt_up_to_double(*best / L2);

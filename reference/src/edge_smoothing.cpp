@@ -3,7 +3,8 @@
 #include "reference/edge_smoothing.hpp"
 
 #include "reference/closest_feature.hpp"
-#include "reference/src/cgal.hpp"  // GMP (mpq_class) and MPFR
+#include "reference/src/cgal.hpp"  // GMP (mpq_class) and MPFR (mpreal)
+#include "reference/src/exact_vector.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,82 +18,47 @@ using cases::Region;
 using cases::Vec3;
 using cases::Zone;
 using Q = mpq_class;
+using QV = exact::Vector3<Q>;  // exact: doubles are rationals (QV::of)
+using mpfr::mpreal;
+using RV = exact::Vector3<mpreal>;
 constexpr mpfr_prec_t prec = 256;
 
-// 256-bit MPFR value with the few operations the square roots need (mpreal.h clashes with
-// the precompiled CGAL header, so a minimal RAII wrapper instead).
-class R {
- public:
-  R() { mpfr_init2(x_, prec); mpfr_set_zero(x_, 1); }
-  R(const R& o) { mpfr_init2(x_, prec); mpfr_set(x_, o.x_, MPFR_RNDN); }
-  R& operator=(const R& o) { mpfr_set(x_, o.x_, MPFR_RNDN); return *this; }
-  ~R() { mpfr_clear(x_); }
-  explicit R(const Q& q) : R() { mpfr_set_q(x_, q.get_mpq_t(), MPFR_RNDN); }
-  double toDouble() const { return mpfr_get_d(x_, MPFR_RNDN); }
-  // For margins (>= 0): never below the exact value. A margin smaller than the true one could
-  // excuse a mismatch that must fail, so margins round up. Square roots of one rational use
-  // sqrt_up (directed rounding, rigorous); a margin combining several irrational terms (the
-  // zone distances, generator gaps) uses this: the 256-bit value times (1 + 2^-120),
-  // converted towards +inf. The factor covers the 256-bit evaluation's own error (absolute
-  // ~2^-250 of the operands' scale, all O(1) here) for every margin above 2^-120; smaller
-  // margins are below every stated bound anyway. Exact zeros stay 0.
-  double up() const {
-    mpfr_t t;
-    mpfr_init2(t, prec);
-    mpfr_mul_2si(t, x_, -120, MPFR_RNDU);
-    mpfr_add(t, t, x_, MPFR_RNDU);
-    const double d = mpfr_get_d(t, MPFR_RNDU);
-    mpfr_clear(t);
-    return d;
-  }
-  friend R op(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), const R& a, const R& b) {
-    R r;
-    f(r.x_, a.x_, b.x_, MPFR_RNDN);
-    return r;
-  }
-  friend R operator+(const R& a, const R& b) { return op(mpfr_add, a, b); }
-  friend R operator-(const R& a, const R& b) { return op(mpfr_sub, a, b); }
-  friend R operator*(const R& a, const R& b) { return op(mpfr_mul, a, b); }
-  friend R operator/(const R& a, const R& b) { return op(mpfr_div, a, b); }
-  friend R sqrt(const R& a) { R r; mpfr_sqrt(r.x_, a.x_, MPFR_RNDN); return r; }
-  friend R abs(const R& a) { R r; mpfr_abs(r.x_, a.x_, MPFR_RNDN); return r; }
-  friend R min(const R& a, const R& b) { return mpfr_lessequal_p(a.x_, b.x_) ? a : b; }
+// The 256-bit MPFR value of an exact rational (square roots make exact values impossible).
+mpreal to_mp(const Q& q) { return mpreal(q.get_mpq_t(), prec, MPFR_RNDN); }
+RV to_mp(const QV& a) { return {to_mp(a[0]), to_mp(a[1]), to_mp(a[2])}; }
 
- private:
-  mpfr_t x_;
-};
-
-struct QV {
-  Q x, y, z;
-};
-QV qv(const Vec3& v) { return {Q(v.x()), Q(v.y()), Q(v.z())}; }  // exact: doubles are rationals
-QV operator-(const QV& a, const QV& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-QV operator+(const QV& a, const QV& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-QV operator*(const Q& s, const QV& a) { return {s * a.x, s * a.y, s * a.z}; }
-QV operator-(const QV& a) { return {-a.x, -a.y, -a.z}; }
-Q dot(const QV& a, const QV& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-QV cross(const QV& a, const QV& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+// For margins (>= 0) that combine several irrational terms (the zone distances, generator
+// gaps): never below the exact value. A margin smaller than the true one could excuse a
+// mismatch that must fail, so margins round up. Square roots of one rational use
+// exact::sqrt_up_to_double (directed rounding, rigorous); this is the 256-bit value times
+// (1 + 2^-120), converted towards +inf. The factor covers the 256-bit evaluation's own error
+// (absolute ~2^-250 of the operands' scale, all O(1) here) for every margin above 2^-120;
+// smaller margins are below every stated bound anyway. Exact zeros stay 0.
+double up(const mpreal& x) {
+  mpreal t(0, prec);
+  mpfr_mul_2si(t.mpfr_ptr(), x.mpfr_srcptr(), -120, MPFR_RNDU);
+  mpfr_add(t.mpfr_ptr(), t.mpfr_srcptr(), x.mpfr_srcptr(), MPFR_RNDU);
+  return mpfr_get_d(t.mpfr_srcptr(), MPFR_RNDU);
 }
-bool is_zero(const QV& a) { return sgn(a.x) == 0 && sgn(a.y) == 0 && sgn(a.z) == 0; }
 
-R to_r(const Q& q) { return R(q); }
-// Margins use exact::sqrt_up_to_double (rounded up, never below the exact value; see R::up).
 // Correctly rounded to the nearest double (subnormals included): reference/src/cgal.hpp.
 Vec3 round_qv(const QV& a) {
-  return {exact::to_nearest_double(a.x), exact::to_nearest_double(a.y),
-          exact::to_nearest_double(a.z)};
+  return {exact::to_nearest_double(a[0]), exact::to_nearest_double(a[1]),
+          exact::to_nearest_double(a[2])};
 }
 
 // Unit vector of an exact direction: the square root is unavoidable, so 256-bit MPFR.
-struct RV {
-  R x, y, z;
-};
 RV unit(const QV& a) {
-  const R n = sqrt(to_r(dot(a, a)));
-  return {to_r(a.x) / n, to_r(a.y) / n, to_r(a.z) / n};
+  const mpreal n = sqrt(to_mp(dot(a, a)));
+  return {to_mp(a[0]) / n, to_mp(a[1]) / n, to_mp(a[2]) / n};
 }
-Vec3 to_vec(const RV& a) { return {a.x.toDouble(), a.y.toDouble(), a.z.toDouble()}; }
+Vec3 to_vec(const RV& a) { return {a[0].toDouble(), a[1].toDouble(), a[2].toDouble()}; }
+
+// Exact normal (v1 - v0) x (v2 - v0) of facet g (Mesh::normal is double).
+QV facet_normal(const cases::Mesh& m, int g) {
+  const QV G0 = QV::of(m.vertex(g, 0));
+  return cross(QV::of(m.vertex(g, 1)) - G0, QV::of(m.vertex(g, 2)) - G0);
+}
 
 // sign(alpha * sqrt(A) - beta * sqrt(B)) for A, B >= 0, exactly: compare signs first, then
 // the squares alpha^2 A and beta^2 B (README "Woo": zone tests after squaring).
@@ -173,11 +139,12 @@ ConeResult cone_test(const std::vector<QV>& G, const QV& d) {
 // Angular distance of d / |d| (inside the cone) to the cone's boundary, exactly decided: the
 // smallest |d.w| / (|d| |w|) over the planes w = G_i x G_j (i < j, not parallel) that
 // support the cone (every G_k.w >= 0, or every one <= 0; exact signs). The smallest ratio is
-// found in rationals; only its square root is MPFR, rounded up (R::up). Two further exact
-// cases: all generators on one line (a ray or a line): every perturbation off that line
-// leaves the cone, margin 0; generators not on one line with no supporting plane: the cone is
-// all of R^3 (a 3-dimensional cone other than R^3 has a facet spanned by two non-parallel
-// generators, a 2-dimensional one lies in the plane of two of them), margin +inf.
+// found in rationals; only its square root is MPFR, rounded up (exact::sqrt_up_to_double).
+// Two further exact cases: all generators on one line (a ray or a line): every perturbation
+// off that line leaves the cone, margin 0; generators not on one line with no supporting
+// plane: the cone is all of R^3 (a 3-dimensional cone other than R^3 has a facet spanned by
+// two non-parallel generators, a 2-dimensional one lies in the plane of two of them),
+// margin +inf.
 double inside_cone_margin(const std::vector<QV>& G, const QV& D) {
   if (G.empty()) throw std::logic_error("edge_smoothing: vertex cone without generators");
   const Q D2 = dot(D, D);
@@ -209,13 +176,11 @@ double inside_cone_margin(const std::vector<QV>& G, const QV& D) {
 struct EdgeZoneValues {
   bool blue = false, red = false;  // the exact zone tests (green: neither)
   bool red_nonempty = false;       // n_lim + o_lim > 0, exactly
-  R xn, nl, ol;                    // n.n1, n_lim, o_lim (256-bit)
+  mpreal xn, nl, ol;               // n.n1, n_lim, o_lim (256-bit)
 };
 EdgeZoneValues edge_zone_values(const cases::Mesh& m, int f, int k, const QV& N1, const QV& D) {
-  EdgeZoneValues z;
   const int g = m.neighbour(f, k);
-  const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
-  QV N2 = cross(G1 - G0, G2 - G0);  // exact (Mesh::normal is double)
+  QV N2 = facet_normal(m, g);
   if (m.neighbour_flipped(f, k)) N2 = -N2;  // README "Woo": n2 agrees with n1 across the edge
   const Q M1 = dot(N1, N1), M2 = dot(N2, N2), D2 = dot(D, D);
   const Q Qd = dot(N1, N2);
@@ -224,14 +189,13 @@ EdgeZoneValues edge_zone_values(const cases::Mesh& m, int f, int k, const QV& N1
   // n.n1 = x / (|D||N1|), n_lim = Qd / (|N1||N2|), o_lim = sqrt(W) / (|N1||N2|).
   // blue: n_lim <= n.n1  <=>  x sqrt(M2) - Qd sqrt(D2) >= 0
   // red:  n.n1 > -o_lim  <=>  x sqrt(M2) + sqrt(W D2) > 0
-  z.blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
-  z.red = !z.blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
-  z.red_nonempty = sign_diff_sqrt(Qd, Q(1), Q(-1), W) > 0;  // Qd + sqrt(W) > 0
-  const R sM1 = sqrt(to_r(M1)), sM2 = sqrt(to_r(M2));
-  z.xn = to_r(x) / (sqrt(to_r(D2)) * sM1);
-  z.nl = to_r(Qd) / (sM1 * sM2);
-  z.ol = sqrt(to_r(W)) / (sM1 * sM2);
-  return z;
+  const bool blue = sign_diff_sqrt(x, M2, Qd, D2) >= 0;
+  const bool red = !blue && sign_diff_sqrt(x, M2, Q(-1), W * D2) > 0;
+  const bool red_nonempty = sign_diff_sqrt(Qd, Q(1), Q(-1), W) > 0;  // Qd + sqrt(W) > 0
+  const mpreal sM1 = sqrt(to_mp(M1)), sM2 = sqrt(to_mp(M2));
+  // Built in place: mpreal's operators return const values, which assignment would copy.
+  return {blue, red, red_nonempty, to_mp(x) / (sqrt(to_mp(D2)) * sM1), to_mp(Qd) / (sM1 * sM2),
+          sqrt(to_mp(W)) / (sM1 * sM2)};
 }
 
 // Squared distance of D to the cone spanned by G (exact, via cone_test): 0 inside, else
@@ -254,7 +218,7 @@ FacetContact facet_contact(const cases::EdgeSmoothingQuery& q) {
   const cases::Mesh& m = *q.mesh;
   const Vec3 &a = m.vertex(q.facet, 0), &b = m.vertex(q.facet, 1), &c = m.vertex(q.facet, 2);
   const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
-  return {cf, static_cast<int>(cf.region), qv(a), qv(b), qv(c), qv(q.centre)};
+  return {cf, static_cast<int>(cf.region), QV::of(a), QV::of(b), QV::of(c), QV::of(q.centre)};
 }
 
 }  // namespace
@@ -273,8 +237,7 @@ double edge_smoothing_cone_piece_distance(const cases::EdgeSmoothingQuery& q, in
   const int flip = sgn(dot(X - A, cross(B - A, C - A))) < 0 ? -1 : 1;
   std::vector<QV> G;
   for (const auto& [g, sg] : cases::oriented_fan(m, f, m.facets()[f][k])) {
-    const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
-    G.push_back(Q(sg * flip) * cross(G1 - G0, G2 - G0));
+    G.push_back(Q(sg * flip) * facet_normal(m, g));
   }
   const int n = static_cast<int>(G.size());
   if (cone_i < 0 || cone_i >= n || cone_j >= n || (cone_j >= 0 && cone_j == cone_i)) return inf;
@@ -358,9 +321,10 @@ double edge_smoothing_zone_distance(const cases::EdgeSmoothingQuery& q, cases::Z
   if (zone == Zone::red && !z.red_nonempty) return inf;
   // Intervals of x = n.n1 (first match wins): blue [n_lim, 1], red (-o_lim, n_lim),
   // green x <= min(-o_lim, n_lim). Distance of x to the claimed one (x is outside it).
-  if (zone == Zone::blue) return (z.nl - z.xn).up();
-  if (zone == Zone::red) return (exact == Zone::blue ? z.xn - z.nl : (R(Q(0)) - z.ol) - z.xn).up();
-  return (z.xn - min(R(Q(0)) - z.ol, z.nl)).up();
+  if (zone == Zone::blue) return up(z.nl - z.xn);
+  if (zone == Zone::red)
+    return up(exact == Zone::blue ? z.xn - z.nl : (mpreal(0, prec) - z.ol) - z.xn);
+  return up(z.xn - std::min(mpreal(0, prec) - z.ol, z.nl));
 }
 
 
@@ -392,7 +356,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   }
   const QV D = X - P;
   const Q D2 = dot(D, D);
-  r.overlap = (to_r(Q(q.radius)) - sqrt(to_r(D2))).toDouble();
+  r.overlap = (to_mp(Q(q.radius)) - sqrt(to_mp(D2))).toDouble();
   r.zone = Zone::none;
   r.zone_margin = r.cone_margin = std::numeric_limits<double>::infinity();
   r.on_facet_margin = exact::sqrt_up_to_double(D2);  // exactly 0 iff D2 == 0
@@ -415,24 +379,24 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     }
     const auto z = edge_zone_values(m, f, k, N1, D);
     const bool blue = z.blue, red = z.red;
-    const R to_blue = abs(z.xn - z.nl), to_red_green = abs(z.xn + z.ol);
+    const mpreal to_blue = abs(z.xn - z.nl), to_red_green = abs(z.xn + z.ol);
     const QV U = corner[k];
     if (blue) {
       r.zone = Zone::blue;
-      r.zone_margin = to_blue.up();
+      r.zone_margin = up(to_blue);
       keep(r, D, P);
     } else if (red) {
       r.zone = Zone::red;
-      r.zone_margin = min(to_blue, to_red_green).up();
+      r.zone_margin = up(std::min(to_blue, to_red_green));
       r.adjusted = true;
       const int g = m.neighbour(f, k);
-      QV N2 = cross(qv(m.vertex(g, 1)) - qv(m.vertex(g, 0)), qv(m.vertex(g, 2)) - qv(m.vertex(g, 0)));
+      QV N2 = facet_normal(m, g);
       if (m.neighbour_flipped(f, k)) N2 = -N2;
       r.normal = to_vec(unit(N2));
       r.point = round_qv(X - (dot(X - U, N2) / dot(N2, N2)) * N2);  // exact rational, rounded once
     } else {
       r.zone = Zone::green;
-      r.zone_margin = min(to_blue, to_red_green).up();
+      r.zone_margin = up(std::min(to_blue, to_red_green));
       r.adjusted = true;
       r.normal = to_vec(unit(-N1));  // the document's n' = -n1, a unit vector (README)
       r.point = round_qv(X - (dot(X - U, N1) / M1) * N1);
@@ -451,8 +415,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   std::vector<QV> G;
   const int flip = r.side < 0 ? -1 : 1;  // cone negated when the centre is behind facet 1
   for (const auto& [g, sg] : cases::oriented_fan(m, f, v)) {
-    const QV G0 = qv(m.vertex(g, 0)), G1 = qv(m.vertex(g, 1)), G2 = qv(m.vertex(g, 2));
-    G.push_back(Q(sg * flip) * cross(G1 - G0, G2 - G0));
+    G.push_back(Q(sg * flip) * facet_normal(m, g));
   }
   const auto cone = cone_test(G, D);
   const QV V = corner[k];
@@ -468,7 +431,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const double inf = std::numeric_limits<double>::infinity();
   if (cone.has_candidate) {  // the nearest unit direction of the cone: P(d) / |P(d)|
     n = unit(cone.best);
-    const R ratio = sqrt(to_r(cone.best_norm2 / d2));  // |P(d)| / |d|
+    const mpreal ratio = sqrt(to_mp(cone.best_norm2 / d2));  // |P(d)| / |d|
     r.cone_margin = exact::sqrt_up_to_double(1 - cone.best_norm2 / d2);  // sin(angle to cone)
     r.polar_margin = exact::sqrt_up_to_double(cone.best_norm2 / d2);  // |P(d)| / |d|: distance to the polar cone
     r.cone_i = cone.face_i;
@@ -489,8 +452,8 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
         r.feature_margin = std::min(r.feature_margin, exact::sqrt_up_to_double(dot(c, c) / (Mk * d2)));
       }
       const QV w = cross(Gi, Gj);
-      const R sin_ij = sqrt(to_r(dot(w, w) / (Mi * Mj)));
-      r.condition = (R(Q(1)) / (ratio * sin_ij)).toDouble();
+      const mpreal sin_ij = sqrt(to_mp(dot(w, w) / (Mi * Mj)));
+      r.condition = (mpreal(1, prec) / (ratio * sin_ij)).toDouble();
     } else {
       // Ray i: n' = g_i, independent of d (condition 1). The projection leaves the ray when
       // rv = d - P(d) stops being polar to some g_k: on the plane rv.g_k = 0, at distance
@@ -522,13 +485,13 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
     // Exact margin of the choice: gap_k = cos(d, g_best) - cos(d, g_k) >= 0 per generator.
     // Its sign is decided exactly (sign_diff_sqrt: 0 exactly on ties); its value needs the
     // square roots, so 256-bit MPFR (relative error ~1e-77, far below any fast bound).
-    const R sd = sqrt(to_r(d2));
+    const mpreal sd = sqrt(to_mp(d2));
     r.feature_margin = inf;
     r.generator_gap.assign(G.size(), 0.0);
     for (std::size_t i = 0; i < G.size(); ++i) {
       if (sign_diff_sqrt(x[best], M[i], x[i], M[best]) == 0) continue;  // a tie: gap 0
       r.generator_gap[i] =
-          (to_r(x[best]) / (sd * sqrt(to_r(M[best]))) - to_r(x[i]) / (sd * sqrt(to_r(M[i])))).up();
+          up(to_mp(x[best]) / (sd * sqrt(to_mp(M[best]))) - to_mp(x[i]) / (sd * sqrt(to_mp(M[i]))));
     }
     for (std::size_t i = 0; i < G.size(); ++i) {
       const QV w = cross(G[i], G[best]);
@@ -542,9 +505,8 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   }
   r.normal = to_vec(n);
   // Contact point: centre projected onto the plane through the vertex with normal n'.
-  const R s = (to_r(X.x - V.x) * n.x + to_r(X.y - V.y) * n.y + to_r(X.z - V.z) * n.z);
-  r.point = Vec3((to_r(X.x) - s * n.x).toDouble(), (to_r(X.y) - s * n.y).toDouble(),
-                 (to_r(X.z) - s * n.z).toDouble());
+  const mpreal s = dot(to_mp(X - V), n);
+  r.point = to_vec(to_mp(X) - s * n);
   return r;
 }
 

@@ -1,0 +1,293 @@
+#include "reference/src/polynomial.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace contactbench::reference::exact {
+
+namespace {
+
+// a = q b + r; either output may be skipped.
+void divmod(const Polynomial& a, const Polynomial& b, Polynomial* quot, Polynomial* rem) {
+  if (b.is_zero()) throw std::domain_error("polynomial division by zero");
+  std::vector<mpq_class> r = a.c, qv(std::max(0, a.degree() - b.degree() + 1));
+  for (int i = a.degree(); i >= b.degree(); --i) {
+    if (sgn(r[i]) == 0) continue;
+    const mpq_class k = r[i] / b.c.back();
+    qv[i - b.degree()] = k;
+    for (int j = 0; j <= b.degree(); ++j) r[i - b.degree() + j] -= k * b.c[j];
+  }
+  if (quot) *quot = Polynomial(std::move(qv));
+  if (rem) {
+    r.resize(std::max(0, b.degree()));
+    *rem = Polynomial(std::move(r));
+  }
+}
+
+// Isolates the roots of the square-free p (Sturm sequence st) in the open (lo, hi) by
+// bisection. vlo, vhi: sign variations just right of lo and just left of hi, so vlo - vhi
+// counts the distinct roots in (lo, hi) even when lo or hi is itself a root.
+void isolate(const Polynomial& p, const std::vector<Polynomial>& st, const mpq_class& lo,
+             const mpq_class& hi, int vlo, int vhi, std::vector<Algebraic>& out) {
+  const int n = vlo - vhi;
+  if (n <= 0) return;
+  if (n == 1 && sgn(p(lo)) != 0 && sgn(p(hi)) != 0) {
+    Algebraic a;
+    a.is_rational = false;
+    a.p = p;
+    a.lo = lo;
+    a.hi = hi;
+    a.sign_lo = sgn(p(lo));
+    out.push_back(std::move(a));
+    return;
+  }
+  const mpq_class m = (lo + hi) / 2;
+  const int vm = sign_variations(st, m);
+  if (sgn(p(m)) == 0) {
+    // m is a root: the count on (lo, m] includes it.
+    isolate(p, st, lo, m, vlo, vm + 1, out);  // roots in (lo, m): vlo - vm - 1
+    out.push_back(Algebraic::rational(m));
+    isolate(p, st, m, hi, vm, vhi, out);
+  } else {
+    isolate(p, st, lo, m, vlo, vm, out);
+    isolate(p, st, m, hi, vm, vhi, out);
+  }
+}
+
+// The largest double <= q (mpq_get_d truncates towards zero).
+double floor_to_double(const mpq_class& q) {
+  const double d = mpq_get_d(q.get_mpq_t());
+  if (sgn(q) >= 0 || cmp(mpq_class(d), q) == 0) return d;
+  return std::nextafter(d, -INFINITY);
+}
+
+}  // namespace
+
+Polynomial operator+(const Polynomial& a, const Polynomial& b) {
+  std::vector<mpq_class> r(std::max(a.c.size(), b.c.size()));
+  for (std::size_t i = 0; i < a.c.size(); ++i) r[i] += a.c[i];
+  for (std::size_t i = 0; i < b.c.size(); ++i) r[i] += b.c[i];
+  return Polynomial(std::move(r));
+}
+
+Polynomial operator-(const Polynomial& a, const Polynomial& b) {
+  std::vector<mpq_class> r(std::max(a.c.size(), b.c.size()));
+  for (std::size_t i = 0; i < a.c.size(); ++i) r[i] += a.c[i];
+  for (std::size_t i = 0; i < b.c.size(); ++i) r[i] -= b.c[i];
+  return Polynomial(std::move(r));
+}
+
+Polynomial operator*(const Polynomial& a, const Polynomial& b) {
+  if (a.is_zero() || b.is_zero()) return {};
+  std::vector<mpq_class> r(a.c.size() + b.c.size() - 1);
+  for (std::size_t i = 0; i < a.c.size(); ++i)
+    for (std::size_t j = 0; j < b.c.size(); ++j) r[i + j] += a.c[i] * b.c[j];
+  return Polynomial(std::move(r));
+}
+
+Polynomial derivative(const Polynomial& a) {
+  std::vector<mpq_class> r;
+  for (int i = 1; i <= a.degree(); ++i) r.push_back(a.c[i] * i);
+  return Polynomial(std::move(r));
+}
+
+Polynomial quotient(const Polynomial& a, const Polynomial& b) {
+  Polynomial q;
+  divmod(a, b, &q, nullptr);
+  return q;
+}
+
+Polynomial remainder(const Polynomial& a, const Polynomial& b) {
+  Polynomial r;
+  divmod(a, b, nullptr, &r);
+  return r;
+}
+
+Polynomial monic(Polynomial a) {
+  if (a.is_zero()) return a;
+  const mpq_class lead = a.c.back();
+  for (auto& x : a.c) x /= lead;
+  return a;
+}
+
+Polynomial gcd(Polynomial a, Polynomial b) {
+  while (!b.is_zero()) {
+    Polynomial r = remainder(a, b);
+    a = std::move(b);
+    b = monic(std::move(r));  // keeps the coefficients small
+  }
+  return monic(std::move(a));
+}
+
+Polynomial square_free(const Polynomial& a) {
+  if (a.degree() <= 1) return a;
+  const Polynomial g = gcd(a, derivative(a));
+  if (g.degree() <= 0) return a;
+  return quotient(a, g);
+}
+
+std::vector<Polynomial> sturm_sequence(const Polynomial& p) {
+  std::vector<Polynomial> s{p, derivative(p)};
+  while (!s.back().is_zero() && s.back().degree() > 0) {
+    Polynomial r = remainder(s[s.size() - 2], s.back());
+    if (r.is_zero()) break;
+    for (auto& x : r.c) x = -x;
+    s.push_back(std::move(r));
+  }
+  return s;
+}
+
+int sign_variations(const std::vector<Polynomial>& sturm, const mpq_class& x) {
+  int v = 0, last = 0;
+  for (const auto& p : sturm) {
+    const int g = sgn(p(x));
+    if (g == 0) continue;
+    if (last != 0 && g != last) ++v;
+    last = g;
+  }
+  return v;
+}
+
+int sign_variations_at_infinity(const std::vector<Polynomial>& sturm, int direction) {
+  int v = 0, last = 0;
+  for (const auto& p : sturm) {
+    if (p.is_zero()) continue;
+    const int g = sgn(p.c.back()) * (direction < 0 && p.degree() % 2 == 1 ? -1 : 1);
+    if (last != 0 && g != last) ++v;
+    last = g;
+  }
+  return v;
+}
+
+// Sturm's theorem on the square-free part: V(a) - V(b) counts the distinct roots in (a, b]
+// (a root at a has p(a) = 0 skipped and p'(a) sign as just right of a: not counted).
+int count_roots(const Polynomial& f, const mpq_class& a, const mpq_class& b) {
+  const Polynomial p = square_free(f);
+  if (p.degree() <= 0) return 0;
+  const auto st = sturm_sequence(p);
+  return sign_variations(st, a) - sign_variations(st, b);
+}
+
+int count_roots_above(const Polynomial& f, const mpq_class& a) {
+  const Polynomial p = square_free(f);
+  if (p.degree() <= 0) return 0;
+  const auto st = sturm_sequence(p);
+  return sign_variations(st, a) - sign_variations_at_infinity(st, 1);
+}
+
+mpq_class root_bound(const Polynomial& f) {
+  if (f.degree() < 1) throw std::domain_error("root_bound: constant polynomial");
+  mpq_class m = 0;
+  for (int i = 0; i < f.degree(); ++i) m = std::max(m, mpq_class(abs(f.c[i] / f.c.back())));
+  return 1 + m;
+}
+
+void Algebraic::bisect() {
+  mpq_class m = (lo + hi) / 2;
+  const int s = sgn(p(m));
+  if (s == 0) {
+    is_rational = true;
+    value = std::move(m);
+  } else if (s == sign_lo) {
+    lo = std::move(m);
+  } else {
+    hi = std::move(m);
+  }
+}
+
+std::vector<Algebraic> real_roots(const Polynomial& f, const mpq_class& lo, const mpq_class& hi) {
+  std::vector<Algebraic> out;
+  if (f.degree() <= 0) return out;
+  const Polynomial p = square_free(f);
+  if (p.degree() == 1) {
+    mpq_class r = -p.c[0] / p.c[1];
+    if (r >= lo && r <= hi) out.push_back(Algebraic::rational(std::move(r)));
+    return out;
+  }
+  if (sgn(p(lo)) == 0) out.push_back(Algebraic::rational(lo));
+  const auto st = sturm_sequence(p);
+  const int vlo = sign_variations(st, lo), vhi = sign_variations(st, hi);
+  // Sturm counts roots in (lo, hi]; a root at hi is dropped from the open interval's count
+  // and added at the end.
+  const bool root_hi = sgn(p(hi)) == 0;
+  isolate(p, st, lo, hi, vlo, vhi + (root_hi ? 1 : 0), out);
+  if (root_hi) out.push_back(Algebraic::rational(hi));
+  return out;
+}
+
+int enclosure_sign(const Polynomial& g, const mpq_class& lo, const mpq_class& hi) {
+  const mpq_class m = (lo + hi) / 2, r = (hi - lo) / 2;
+  // Taylor coefficients at m by repeated synthetic division.
+  std::vector<mpq_class> t = g.c;
+  const int n = g.degree();
+  for (int k = 0; k <= n; ++k)
+    for (int i = n - 1; i >= k; --i) t[i] += m * t[i + 1];
+  mpq_class bound = 0, rk = 1;
+  for (int k = 1; k <= n; ++k) {
+    rk *= r;
+    bound += abs(t[k]) * rk;
+  }
+  if (t[0] > bound) return 1;
+  if (t[0] < -bound) return -1;
+  return 0;
+}
+
+int sign_at(const Polynomial& g, Algebraic& a) {
+  if (g.is_zero()) return 0;
+  if (a.is_rational) return sgn(g(a.value));
+  if (g.degree() == 0) return sgn(g.c[0]);
+  // g(a) = 0 iff a is a root of h = gcd(p, g); h is square-free with at most the one root a
+  // in (lo, hi), so that happens iff h changes sign there (h(lo), h(hi) != 0 since h | p).
+  const Polynomial h = gcd(a.p, g);
+  if (h.degree() >= 1 && sgn(h(a.lo)) * sgn(h(a.hi)) < 0) return 0;
+  // Now g(a) != 0: refining the interval around a eventually excludes zero.
+  for (;;) {
+    const int s = enclosure_sign(g, a.lo, a.hi);
+    if (s != 0) return s;
+    a.bisect();
+    if (a.is_rational) return sgn(g(a.value));
+  }
+}
+
+int compare(Algebraic& a, const mpq_class& q) {
+  if (a.is_rational) return cmp(a.value, q) < 0 ? -1 : (cmp(a.value, q) > 0 ? 1 : 0);
+  if (q <= a.lo) return 1;
+  if (q >= a.hi) return -1;
+  const int s = sgn(a.p(q));
+  if (s == 0) return 0;
+  return s == a.sign_lo ? 1 : -1;
+}
+
+int compare(Algebraic& a, Algebraic& b) {
+  if (b.is_rational) return compare(a, b.value);
+  if (a.is_rational) return -compare(b, a.value);
+  // Equal iff a is a root of b.p inside b's isolating interval.
+  if (sign_at(b.p, a) == 0 && compare(a, b.lo) > 0 && compare(a, b.hi) < 0) return 0;
+  for (;;) {  // a != b: refining both separates them
+    if (a.is_rational) return -compare(b, a.value);
+    if (b.is_rational) return compare(a, b.value);
+    if (a.hi <= b.lo) return -1;
+    if (b.hi <= a.lo) return 1;
+    a.bisect();
+    b.bisect();
+  }
+}
+
+std::pair<double, double> round_out(Algebraic& a) {
+  if (a.is_rational) {
+    const double d = floor_to_double(a.value);
+    const double u = cmp(mpq_class(d), a.value) == 0 ? d : std::nextafter(d, INFINITY);
+    return {d, u};
+  }
+  for (;;) {
+    const double d = floor_to_double(a.lo);
+    const double u = std::nextafter(d, INFINITY);
+    // a > lo >= d; a irrational so a != u; a < hi <= u means d < a < u.
+    if (cmp(a.hi, mpq_class(u)) <= 0) return {d, u};
+    a.bisect();
+    if (a.is_rational) return round_out(a);
+  }
+}
+
+}  // namespace contactbench::reference::exact
