@@ -1,7 +1,10 @@
 #include "harness/stats.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
+#include <stdexcept>
 
 namespace contactbench::harness {
 
@@ -16,10 +19,102 @@ const char* to_string(Verdict v) {
   return "?";
 }
 
+void ExactSum::add(double v) {
+  if (std::isinf(v)) {
+    infinite = true;
+    return;
+  }
+  const auto bits = std::bit_cast<std::uint64_t>(v);
+  const int e = static_cast<int>((bits >> 52) & 0x7FF);
+  std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
+  if (m == 0 && e == 0) return;
+  if (e > 0) m |= std::uint64_t{1} << 52;
+  const int shift = e > 0 ? e - 1 : 0;  // v = m · 2^shift · 2^-1074
+  const int i = shift / 64, off = shift % 64;
+  const std::uint64_t lo = m << off, hi = off ? m >> (64 - off) : 0;
+  auto add_at = [&](int k, std::uint64_t x) {
+    for (; x != 0 && k < limbs; ++k) {
+      w[k] += x;
+      x = w[k] < x ? 1 : 0;  // carry
+    }
+  };
+  add_at(i, lo);
+  add_at(i + 1, hi);
+}
+
+void ExactSum::merge(const ExactSum& o) {
+  infinite = infinite || o.infinite;
+  std::uint64_t carry = 0;
+  for (int k = 0; k < limbs; ++k) {
+    const std::uint64_t a = w[k] + o.w[k];
+    const std::uint64_t c1 = a < w[k] ? 1 : 0;
+    w[k] = a + carry;
+    carry = c1 + (w[k] < a ? 1 : 0);
+  }
+}
+
+double ExactSum::value() const {
+  if (infinite) return INFINITY;
+  int top = limbs - 1;
+  while (top >= 0 && w[top] == 0) --top;
+  if (top < 0) return 0;
+  const int p = top * 64 + 63 - std::countl_zero(w[top]);  // the highest set bit
+  if (p <= 52) return std::ldexp(static_cast<double>(w[0]), -1074);  // exact (subnormal)
+  // The 64 bits ending at bit p, and whether any bit below them is set.
+  auto bit_range = [&](int lo_bit) {
+    const int i = lo_bit / 64, off = lo_bit % 64;
+    std::uint64_t x = w[i] >> off;
+    if (off && i + 1 < limbs) x |= w[i + 1] << (64 - off);
+    return x;
+  };
+  std::uint64_t window;
+  bool sticky = false;
+  if (p < 63) {
+    window = w[0] << (63 - p);
+  } else {
+    const int lo_bit = p - 63;
+    window = bit_range(lo_bit);
+    for (int k = 0; k < lo_bit / 64 && !sticky; ++k) sticky = w[k] != 0;
+    if (lo_bit % 64) sticky = sticky || (w[lo_bit / 64] & ((std::uint64_t{1} << (lo_bit % 64)) - 1)) != 0;
+  }
+  std::uint64_t mant = window >> 11;  // 53 bits, bit 52 = bit p
+  const bool round = (window >> 10) & 1;
+  sticky = sticky || (window & 0x3FF) != 0;
+  if (round && (sticky || (mant & 1))) ++mant;  // to nearest, ties to even
+  return std::ldexp(static_cast<double>(mant), p - 52 - 1074);
+}
+
+std::string ExactSum::hex() const {
+  if (infinite) return "inf";
+  std::string out;
+  for (int k = limbs - 1; k >= 0; --k) {
+    if (out.empty() && w[k] == 0) continue;
+    char buf[17];
+    std::snprintf(buf, sizeof buf, out.empty() ? "%llx" : "%016llx", static_cast<unsigned long long>(w[k]));
+    out += buf;
+  }
+  return out.empty() ? "0" : out;
+}
+
+ExactSum ExactSum::from_hex(const std::string& s) {
+  ExactSum r;
+  if (s == "inf") {
+    r.infinite = true;
+    return r;
+  }
+  if (s.empty() || s.size() > 16 * limbs || s.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw std::invalid_argument("exact sum: expected \"inf\" or lower-case hexadecimal digits");
+  for (std::size_t k = 0; k * 16 < s.size(); ++k) {
+    const std::size_t end = s.size() - k * 16, begin = end >= 16 ? end - 16 : 0;
+    r.w[k] = std::stoull(s.substr(begin, end - begin), nullptr, 16);
+  }
+  return r;
+}
+
 void LogHistogram::add(double v, const std::string_view label) {
   ++count;
   if (!(v >= 0)) v = INFINITY;  // NaN errors count as infinitely large
-  sum += v;
+  sum.add(v);
   // Ties go to the smaller label, so the maximum's label does not depend on thread order.
   if (count == 1 || v > max || (v == max && label < max_at)) {
     max = v;
@@ -34,7 +129,7 @@ void LogHistogram::add(double v, const std::string_view label) {
 
 void LogHistogram::merge(const LogHistogram& o) {
   for (int i = 0; i < nbins; ++i) counts[i] += o.counts[i];
-  zeros += o.zeros; below += o.below; above += o.above; count += o.count; sum += o.sum;
+  zeros += o.zeros; below += o.below; above += o.above; count += o.count; sum.merge(o.sum);
   if (o.count > 0 && (count == o.count || o.max > max || (o.max == max && o.max_at < max_at))) {
     max = o.max; max_at = o.max_at;
   }
@@ -61,8 +156,9 @@ nlohmann::json LogHistogram::to_json() const {
   j["counts"] = counts;
   j["zeros"] = zeros; j["below"] = below; j["above"] = above; j["count"] = count;
   j["max"] = max; j["max_at"] = max_at;
-  j["mean"] = count ? sum / static_cast<double>(count) : 0.0;
-  j["sum"] = sum;
+  j["mean"] = count ? sum.value() / static_cast<double>(count) : 0.0;
+  j["sum"] = sum.value();
+  j["sum_exact"] = sum.hex();  // what `merge` adds, so merged shards equal the whole run
   j["median"] = quantile(0.5);
   return j;
 }
@@ -81,7 +177,11 @@ LogHistogram LogHistogram::from_json(const nlohmann::json& j) {
   for (int i = 0; i < nbins && i < static_cast<int>(c.size()); ++i) h.counts[i] = c[i];
   h.zeros = j.at("zeros"); h.below = j.at("below"); h.above = j.at("above");
   h.count = j.at("count"); h.max = number_or_inf(j.at("max")); h.max_at = j.at("max_at");
-  h.sum = number_or_inf(j.at("sum"));
+  if (j.contains("sum_exact")) {
+    h.sum = ExactSum::from_hex(j.at("sum_exact").get<std::string>());
+  } else {  // files from before the exact sum: the rounded value
+    h.sum.add(number_or_inf(j.at("sum")));
+  }
   return h;
 }
 

@@ -16,6 +16,20 @@ namespace contactbench::harness {
 enum class Verdict { agree, boundary, false_positive, wrong, out_of_domain };
 const char* to_string(Verdict v);
 
+// The exact sum of non-negative doubles (+inf counted apart): an integer in units of
+// 2^-1074, of which every double is a multiple, so the sum does not depend on the order of
+// additions — threads and shards merge to the same bits as one sequential run.
+struct ExactSum {
+  static constexpr int limbs = 34;  // 2,176 bits: every double (2,098 bits) times 2^78 terms
+  std::array<std::uint64_t, limbs> w{};
+  bool infinite = false;
+  void add(double v);  // v >= 0 or +inf
+  void merge(const ExactSum& o);
+  double value() const;  // correctly rounded to the nearest double
+  std::string hex() const;  // "inf", or the integer in hexadecimal
+  static ExactSum from_hex(const std::string& s);  // throws std::invalid_argument
+};
+
 // Decade histogram of non-negative values, fixed layout so shards merge by addition:
 // bins of width 1/4 decade from 1e-24 up to 1e12; zeros and values beyond counted apart.
 struct LogHistogram {
@@ -24,8 +38,9 @@ struct LogHistogram {
   static constexpr int nbins = static_cast<int>((hi_exp - lo_exp) * bins_per_decade);
   std::array<std::uint64_t, nbins> counts{};
   std::uint64_t zeros = 0, below = 0, above = 0, count = 0;
-  double max = 0, sum = 0;
-  std::string max_at;  // label of the query that set max
+  double max = 0;
+  ExactSum sum;
+  std::string max_at;  // label of the query that set max (the smallest label on ties)
   void add(double v, const std::string_view label);
   void merge(const LogHistogram& o);
   double quantile(double q) const;  // bin-centre estimate

@@ -186,6 +186,41 @@ BOOST_AUTO_TEST_CASE(histogram_merge_and_quantiles) {
   BOOST_TEST(round.to_json().dump() == a.to_json().dump());
 }
 
+// The histograms' sums are exact, so their value does not depend on the order of additions:
+// in double, (2^53 + 1) + 1 = 2^53 but 1 + 1 + 2^53 = 2^53 + 2; exactly, both are 2^53 + 2.
+BOOST_AUTO_TEST_CASE(exact_sum_is_order_independent_and_rounded_once) {
+  using contactbench::harness::ExactSum;
+  ExactSum a, b;
+  for (double v : {0x1p53, 1.0, 1.0}) a.add(v);
+  for (double v : {1.0, 1.0, 0x1p53}) b.add(v);
+  BOOST_TEST(a.value() == 0x1p53 + 2);
+  BOOST_TEST(b.value() == 0x1p53 + 2);
+  BOOST_TEST(a.hex() == b.hex());
+  ExactSum tie;  // 2^53 + 1 is halfway between two doubles: ties to even, 2^53
+  tie.add(0x1p53);
+  tie.add(1.0);
+  BOOST_TEST(tie.value() == 0x1p53);
+  ExactSum sub;  // subnormals add exactly; the largest double and a tiny one round once
+  for (int i = 0; i < 3; ++i) sub.add(0x1p-1074);
+  BOOST_TEST(sub.value() == 0x3p-1074);
+  ExactSum big;
+  big.add(0x1.fffffffffffffp1023);
+  big.add(0x1p-1074);
+  BOOST_TEST(big.value() == 0x1.fffffffffffffp1023);
+  big.add(0x1.fffffffffffffp1023);
+  BOOST_TEST(std::isinf(big.value()));  // beyond the doubles: rounds to +inf
+  BOOST_TEST(ExactSum::from_hex(big.hex()).hex() == big.hex());
+  ExactSum merged = a;  // merging is adding
+  merged.merge(sub);
+  ExactSum direct = b;
+  for (int i = 0; i < 3; ++i) direct.add(0x1p-1074);
+  BOOST_TEST(merged.hex() == direct.hex());
+  ExactSum inf;
+  inf.add(INFINITY);
+  BOOST_TEST(std::isinf(ExactSum::from_hex(inf.hex()).value()));
+  BOOST_CHECK_THROW(ExactSum::from_hex("12g"), std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(query_loader_names_file_line_and_field) {
   test::TempFile f("q.jsonl", std::string(good_line) + "\n" +
                                   R"({"p":[1,"nan",3],"a":[0,0,0],"b":[4,0,0],"c":[0,4,0]})" + "\n");
