@@ -85,8 +85,15 @@ Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, co
   constexpr double u = 0x1p-53;
   const double R = q.radius, E2 = bounds.squared_distance;
   const double xr = q.centre.norm() / R;
-  auto overlap_bound = [&](double d) { return std::min(E2 / d, std::sqrt(E2)) / R + 4 * u * (1 + d / R); };
-  auto normal_bound = [&](double d) { return 2 * bounds.point * R / d + 8 * u; };
+  // U = R - sqrt(d^2): |sqrt(a) - sqrt(b)| <= min(|a - b| / sqrt(b), sqrt(|a - b|)).
+  auto overlap_bound = [&](double d) {
+    return (d > 0 ? std::min(E2 / d, std::sqrt(E2)) : std::sqrt(E2)) / R + 4 * u * (1 + d / R);
+  };
+  // n = (WP - x)/d turns by at most 2|dWP|/d; unit vectors differ by at most 2 (at d = 0 the
+  // reference's normal is the facet's, fast's may be any direction).
+  auto normal_bound = [&](double d) {
+    return d > 0 ? std::min(2.0, 2 * bounds.point * R / d + 8 * u) : 2.0;
+  };
   for (const auto& a : ref.contacts)
     for (const auto& b : fast.contacts) {
       if (a.facet != b.facet) continue;
