@@ -161,6 +161,8 @@ BOOST_AUTO_TEST_CASE(concave_edge_two_active_one_proximity_contact) {
   BOOST_TEST(r.proximity[0].overlap == 0.25);
   const Vec3 n = Vec3(3, 0, -1) / std::sqrt(10.0);
   BOOST_TEST((r.proximity[0].normal - n).norm() < 1e-16);
+  // Contact point x + (R - U/2) n with U = 0.25: x + 0.75 n.
+  BOOST_TEST((r.proximity[0].contact_point - (Vec3(-0.5, 1, 0.75) + 0.75 * n)).norm() < 1e-15);
   fast_agrees(q);
 }
 
@@ -189,6 +191,19 @@ BOOST_AUTO_TEST_CASE(decision_associative_before_proximity) {
       query(cases::pfc_fold_wall(1, 0, 1), {-0.5, 1, 0.75}, 0.875, PfcMode::full, -1));
   BOOST_TEST_REQUIRE(r.proximity.size() == 1u);
   BOOST_TEST((r.proximity[0].members == std::vector<int>{0, 3}));
+}
+
+// README: proximity contacts group survivors by connectivity of theta <= Theta. Figure 8b's
+// three separate stacked facets (normals all +z) in reduced mode are three survivors, all at
+// theta = 0 from each other: one proximity contact of all three, mean overlap of
+// U = 1.25 - 0.5, 1.25 - 0.75, 1.25 - 1 (0.5).
+BOOST_AUTO_TEST_CASE(decision_proximity_groups_by_connectivity) {
+  const auto s = cases::pfc_segments_wall(1, 0.25, 3, {{0, 0}, {0.25, 0}, {0, 0.25}}, false);
+  const auto r = reference::pfc_resolution(query(s, {0, 0, 0.5}, 1.25));
+  BOOST_TEST_REQUIRE(r.proximity.size() == 1u);
+  BOOST_TEST((r.proximity[0].members == std::vector<int>{0, 1, 2}));
+  BOOST_TEST(r.proximity[0].overlap == 0.5);
+  BOOST_TEST((r.proximity[0].normal == Vec3(0, 0, -1)));
 }
 
 // Convex edge (Figure 5): floor z <= 0 side, wall going down at x = 0. Centre (0.25, 1, 0.5),
