@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace contactbench::fast {
 
@@ -69,6 +70,12 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q, const PfcSlips& slips)
   const double R = q.radius, R2 = R * R;
   std::vector<Vec3> normal(n), wp(n);
   std::vector<double> d2(n, 0);
+  // The trace of decisions, in the reference's order (no margins): the harness finds where
+  // the two runs part.
+  std::vector<cases::PfcDecision> trace;
+  auto record = [&](const char* name, const char* value, int i = -1, int j = -1) {
+    trace.push_back({name, value, std::numeric_limits<double>::quiet_NaN(), i, j});
+  };
   PfcPredicates p;
   p.overlap.assign(n, PfcPredicates::Overlap::none);
   p.region.assign(n, cases::Region::face);
@@ -79,25 +86,32 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q, const PfcSlips& slips)
     if (sides != cases::PfcSides::both) {
       double h = normal[f].dot(x - a);
       if (slips.side_flipped) h = -h;
+      record("side", h > 0 ? "front" : h < 0 ? "back" : "in_plane", f);
       const bool front = (static_cast<int>(sides) & 1) != 0, back = (static_cast<int>(sides) & 2) != 0;
       if ((h > 0 && !front) || (h < 0 && !back) || (h == 0 && !front && !back)) continue;
     }
     const auto cf = closest_feature(facet_query(q, f));
     wp[f] = cf.point;
     d2[f] = cf.squared_distance;
+    record("overlap", d2[f] < R2 ? "positive" : d2[f] == R2 ? "zero" : "none", f);
     if (d2[f] > R2) continue;
     p.overlap[f] = d2[f] < R2 ? PfcPredicates::Overlap::positive : PfcPredicates::Overlap::zero;
     p.region[f] = cf.region;
+    record("region", cases::to_string(cf.region), f);
   }
   p.compare = [&](int i, int j) {
-    const int s = (d2[j] > d2[i]) - (d2[j] < d2[i]);
-    return slips.winner_smallest ? -s : s;
+    int s = (d2[j] > d2[i]) - (d2[j] < d2[i]);
+    if (slips.winner_smallest) s = -s;
+    record("order", s > 0 ? "larger" : s < 0 ? "smaller" : "tie", i, j);
+    return s;
   };
   p.linked = [&](int i, int j) {
-    if (slips.link_no_vertex && p.region[i] >= cases::Region::vertex0) return false;
-    return cases::pfc_linked(m, i, p.region[i], j);
+    const bool l = !(slips.link_no_vertex && p.region[i] >= cases::Region::vertex0) &&
+                   cases::pfc_linked(m, i, p.region[i], j);
+    record("link", l ? "linked" : "apart", i, j);
+    return l;
   };
-  p.segment_meets = [&](int i, int j) {
+  auto segment_meets = [&](int i, int j) {
     if (slips.full_as_reduced) return false;
     const Vec3 &a = m.vertex(j, 0), &nj = normal[j], dir = wp[i] - x;
     const double hx = nj.dot(x - a), hw = nj.dot(wp[i] - a);
@@ -121,7 +135,12 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q, const PfcSlips& slips)
     }
     return !(lo == 1 && hi == 1);
   };
-  p.within = [&](int f, int g) {
+  p.segment_meets = [&](int i, int j) {
+    const bool meets = segment_meets(i, j);
+    record("segment", meets ? "meets" : "misses", i, j);
+    return meets;
+  };
+  auto within = [&](int f, int g) {
     if (slips.angle_unsigned) {
       const double d = normal[f].dot(normal[g]);
       const double P = normal[f].squaredNorm() * normal[g].squaredNorm();
@@ -129,6 +148,11 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q, const PfcSlips& slips)
       return q.cos_cutoff >= 0 ? d * d >= c2 * P : d * d <= c2 * P;
     }
     return normal[f].normalized().dot(normal[g].normalized()) >= q.cos_cutoff;
+  };
+  p.within = [&](int f, int g) {
+    const bool w = within(f, g);
+    record("angle", w ? "within" : "beyond", f, g);
+    return w;
   };
   auto unit_normal = [&](int f) {
     return d2[f] == 0 ? Vec3(-normal[f].normalized()) : Vec3((wp[f] - x) / std::sqrt(d2[f]));
@@ -139,17 +163,22 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q, const PfcSlips& slips)
     const Vec3 ub = prev.wall_point - x;
     const Vec3 nb = ub.squaredNorm() == 0 ? Vec3(-normal[prev.facet].normalized()) : Vec3(ub.normalized());
     const Vec3 mm = e.cross(nb + unit_normal(f));
-    if (mm.squaredNorm() == 0) return true;  // coincident wall points: undefined plane
+    if (mm.squaredNorm() == 0) {  // coincident wall points: undefined plane
+      record("plane", "undefined", f, g);
+      return true;
+    }
     bool above = false, below = false;
     for (int c = 0; c < 3; ++c) {
       const double s = mm.dot(m.vertex(g, c) - prev.wall_point);
       above |= s >= 0;
       below |= s <= 0;
+      record("plane", s > 0 ? "above" : s < 0 ? "below" : "on", f, g);
     }
     return above && below;
   };
 
   cases::PfcResult out = cases::resolve_pfc(q, p);
+  out.decisions = std::move(trace);
   std::vector<double> overlap(n, 0);
   std::vector<Vec3> unit(n);
   for (auto& c : out.contacts) {

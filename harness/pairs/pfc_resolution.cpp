@@ -15,6 +15,10 @@ std::vector<DecisionSpace> PfcResolutionPair::decision_space() {
           {"segment", {"meets", "misses"}},
           {"angle", {"within", "beyond"}},
           {"plane", {"above", "on", "below", "undefined"}},
+          {"link",
+           {"linked", "apart"},
+           {{"boundary", "decided from the exact regions: it flips only with a region, whose "
+                         "boundary is covered under region"}}},
           {"inherit",
            {"inherited", "reduced", "no_link", "angle", "hole"},
            {{"boundary", "an outcome of the angle and plane decisions, whose boundaries are "
@@ -59,23 +63,31 @@ std::string proximity_of(const cases::PfcResult& r) {
 
 }  // namespace
 
-// Rule. Both variants run one logic (cases::resolve_pfc) over their own predicates, so their
-// outcomes can only part at a predicate that came out differently, and every predicate the
-// reference evaluated is in ref.decisions with its exact margin. A discrete difference is
-// therefore excused (boundary) only by the decision on the reference's path nearest to its
-// boundary relative to fast's bound for it; with none within its bound it is wrong.
+// Rule. Both variants run one logic (cases::resolve_pfc) over their own predicates and record
+// every predicate they decide, in the same order; their outcomes can only part at a decision
+// that came out differently. The first place where the two traces differ is that decision: a
+// discrete difference is excused (boundary) only when the reference's exact margin there is
+// within fast's bound for that decision. With no divergence in the traces (a logic fault) or
+// at a link (a function of the regions, which agreed), the margin is infinite: wrong.
 Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, const Result& fast,
                                            const fast::PfcResolutionBounds& bounds) {
   Comparison c;
-  double margin = std::numeric_limits<double>::infinity(), bound = 0, ratio = margin;
-  for (const auto& d : ref.decisions) {
-    const double b = bound_of(d.name, bounds);
-    c.reached(d.name, d.value, d.margin, b);
-    const double r = b > 0 ? d.margin / b : d.margin == 0 ? 0 : std::numeric_limits<double>::infinity();
-    if (r < ratio) ratio = r, margin = d.margin, bound = b;
-  }
+  for (const auto& d : ref.decisions)
+    if (d.name != "link") c.reached(d.name, d.value, d.margin, bound_of(d.name, bounds));
+    else c.reached(d.name, d.value, d.margin, 0);
   for (const auto& ct : ref.contacts)
     if (ct.active) c.reached("inherit", cases::to_string(ct.why), std::numeric_limits<double>::infinity(), 0);
+  double margin = std::numeric_limits<double>::infinity(), bound = 0;
+  for (std::size_t k = 0; k < ref.decisions.size(); ++k) {
+    const auto& a = ref.decisions[k];
+    const bool same = k < fast.decisions.size() && a.name == fast.decisions[k].name &&
+                      a.value == fast.decisions[k].value && a.i == fast.decisions[k].i &&
+                      a.j == fast.decisions[k].j;
+    if (same) continue;
+    margin = a.margin;
+    bound = a.name == "link" ? 0 : bound_of(a.name, bounds);
+    break;
+  }
   c.discrete("contacts", contacts_of(ref), contacts_of(fast), margin, bound);
   c.discrete("links", links_of(ref), links_of(fast), margin, bound);
   c.discrete("active", active_of(ref), active_of(fast), margin, bound);

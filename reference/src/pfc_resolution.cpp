@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace contactbench::reference {
@@ -109,7 +110,13 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q) {
            up(mp(Q(abs(fs[j].d2 - fs[i].d2) / R2))), i, j);
     return s;
   };
-  p.linked = [&](int i, int j) { return cases::pfc_linked(m, i, fs[i].region, j); };
+  // A link follows from the exact regions alone: it cannot flip unless a region does, so
+  // its own margin is infinite (the region decisions carry the margins).
+  p.linked = [&](int i, int j) {
+    const bool l = cases::pfc_linked(m, i, fs[i].region, j);
+    record("link", l ? "linked" : "apart", std::numeric_limits<double>::infinity(), i, j);
+    return l;
+  };
 
   // Closed segment x-w (w = WP_i) against closed facet j, excluding w itself: the parameters
   // t in [0, 1] with x + t (w - x) in the facet form an interval (plane condition, then the
