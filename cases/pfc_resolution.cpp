@@ -14,22 +14,32 @@ const char* to_string(PfcMode m) { return m == PfcMode::full ? "full" : "reduced
 
 const char* to_string(PfcSides s) {
   switch (s) {
-    case PfcSides::none: return "none";
-    case PfcSides::front: return "front";
-    case PfcSides::back: return "back";
-    case PfcSides::both: return "both";
+    case PfcSides::none:
+      return "none";
+    case PfcSides::front:
+      return "front";
+    case PfcSides::back:
+      return "back";
+    case PfcSides::both:
+      return "both";
   }
   return "?";
 }
 
 const char* to_string(PfcInherit w) {
   switch (w) {
-    case PfcInherit::inactive: return "inactive";
-    case PfcInherit::inherited: return "inherited";
-    case PfcInherit::reduced: return "reduced";
-    case PfcInherit::no_link: return "no_link";
-    case PfcInherit::angle: return "angle";
-    case PfcInherit::hole: return "hole";
+    case PfcInherit::inactive:
+      return "inactive";
+    case PfcInherit::inherited:
+      return "inherited";
+    case PfcInherit::reduced:
+      return "reduced";
+    case PfcInherit::no_link:
+      return "no_link";
+    case PfcInherit::angle:
+      return "angle";
+    case PfcInherit::hole:
+      return "hole";
   }
   return "?";
 }
@@ -39,7 +49,8 @@ bool pfc_linked(const Mesh& m, int i, Region region_i, int j) {
   if (region_i == Region::face) return false;
   auto in_j = [&](int v) { return m.local_index(j, v) >= 0; };
   const auto& fi = m.facets()[i];
-  if (r >= static_cast<int>(Region::vertex0)) return in_j(fi[r - static_cast<int>(Region::vertex0)]);
+  if (r >= static_cast<int>(Region::vertex0))
+    return in_j(fi[r - static_cast<int>(Region::vertex0)]);
   const int k = r - static_cast<int>(Region::edge0);
   return in_j(fi[k]) && in_j(fi[(k + 1) % 3]);
 }
@@ -229,9 +240,12 @@ PfcQuery PfcResolution::from_json(const nlohmann::json& j, const Where& where) {
   q.wall = std::make_shared<const Mesh>(mesh_from_json(require(j, "mesh", where), where));
   check_pfc_wall(*q.wall, where);
   const auto& mode = require(j, "mode", where);
-  if (mode == "reduced") q.mode = PfcMode::reduced;
-  else if (mode == "full") q.mode = PfcMode::full;
-  else where.fail("mode", "expected \"reduced\" or \"full\", got " + mode.dump());
+  if (mode == "reduced")
+    q.mode = PfcMode::reduced;
+  else if (mode == "full")
+    q.mode = PfcMode::full;
+  else
+    where.fail("mode", "expected \"reduced\" or \"full\", got " + mode.dump());
   if (j.contains("cos_cutoff") && j["cos_cutoff"].is_string() &&
       std::isnan(std::strtod(j["cos_cutoff"].get<std::string>().c_str(), nullptr)))
     where.fail("cos_cutoff", "NaN: the cosine of the cutoff angle must be in [-1, 1]");
@@ -246,11 +260,16 @@ PfcQuery PfcResolution::from_json(const nlohmann::json& j, const Where& where) {
       where.fail("sides", "expected an array with one entry per facet (" + std::to_string(n) + ")");
     for (std::size_t k = 0; k < s.size(); ++k) {
       const std::string field = "sides[" + std::to_string(k) + "]";
-      if (s[k] == "both") q.sides.push_back(PfcSides::both);
-      else if (s[k] == "front") q.sides.push_back(PfcSides::front);
-      else if (s[k] == "back") q.sides.push_back(PfcSides::back);
-      else if (s[k] == "none") q.sides.push_back(PfcSides::none);
-      else where.fail(field, "expected \"both\", \"front\", \"back\" or \"none\", got " + s[k].dump());
+      if (s[k] == "both")
+        q.sides.push_back(PfcSides::both);
+      else if (s[k] == "front")
+        q.sides.push_back(PfcSides::front);
+      else if (s[k] == "back")
+        q.sides.push_back(PfcSides::back);
+      else if (s[k] == "none")
+        q.sides.push_back(PfcSides::none);
+      else
+        where.fail(field, "expected \"both\", \"front\", \"back\" or \"none\", got " + s[k].dump());
     }
   }
   if (j.contains("previous")) {
@@ -258,7 +277,8 @@ PfcQuery PfcResolution::from_json(const nlohmann::json& j, const Where& where) {
     if (!p.is_array()) where.fail("previous", "expected an array");
     for (std::size_t k = 0; k < p.size(); ++k) {
       const std::string prefix = "previous[" + std::to_string(k) + "].";
-      if (!p[k].is_object()) where.fail("previous[" + std::to_string(k) + "]", "expected an object");
+      if (!p[k].is_object())
+        where.fail("previous[" + std::to_string(k) + "]", "expected an object");
       reject_unknown_keys(p[k], {"facet", "wall_point"}, where, prefix);
       PfcPrevious v;
       v.facet = static_cast<int>(read_integer(p[k], "facet", 0, n - 1, where, prefix));
@@ -297,8 +317,11 @@ nlohmann::json PfcResolution::to_json(const Result& r) {
       if (!std::isnan(d.margin) && (!nearest || d.margin < nearest->margin)) nearest = &d;
     j["decisions"] = r.decisions.size();
     if (nearest)
-      j["nearest_decision"] = {{"name", nearest->name}, {"value", nearest->value},
-                               {"margin", nearest->margin}, {"i", nearest->i}, {"j", nearest->j}};
+      j["nearest_decision"] = {{"name", std::string(nearest->name)},
+                               {"value", std::string(nearest->value)},
+                               {"margin", nearest->margin},
+                               {"i", nearest->i},
+                               {"j", nearest->j}};
   }
   return j;
 }
@@ -311,7 +334,8 @@ using Facets = std::vector<std::array<int, 3>>;
 Mesh pfc_grid_wall(int nx, int ny, double h, const std::vector<double>& z, int pattern) {
   std::vector<Vec3> v;
   for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i <= nx; ++i) v.emplace_back(i * h, j * h, z.empty() ? 0.0 : z[j * (nx + 1) + i]);
+    for (int i = 0; i <= nx; ++i)
+      v.emplace_back(i * h, j * h, z.empty() ? 0.0 : z[j * (nx + 1) + i]);
   Facets f;
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) {
@@ -331,8 +355,12 @@ Mesh pfc_grid_wall(int nx, int ny, double h, const std::vector<double>& z, int p
 // the direction (cx, 0, cz) beyond; normals (0,0,1) and (-cz, 0, cx)/|.|, so their cosine is
 // cx/|(cx,cz)|. cz > 0: concave edge, cz < 0: convex.
 Mesh pfc_fold_wall(double h, double cx, double cz) {
-  std::vector<Vec3> v = {{-2 * h, 0, 0}, {0, 0, 0}, {0, 2 * h, 0}, {-2 * h, 2 * h, 0},
-                         {2 * h * cx, 0, 2 * h * cz}, {2 * h * cx, 2 * h, 2 * h * cz}};
+  std::vector<Vec3> v = {{-2 * h, 0, 0},
+                         {0, 0, 0},
+                         {0, 2 * h, 0},
+                         {-2 * h, 2 * h, 0},
+                         {2 * h * cx, 0, 2 * h * cz},
+                         {2 * h * cx, 2 * h, 2 * h * cz}};
   return Mesh(std::move(v), Facets{{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}}, {"pfc_fold", ""});
 }
 
@@ -361,8 +389,10 @@ Mesh pfc_segments_wall(double h, double s, int k, const std::vector<Vec2>& shift
     v.emplace_back(x - 2 * h, y - 2 * h, z);
     v.emplace_back(x + 2 * h, y - 2 * h, z);
     v.emplace_back(x, y + 2 * h, z);
-    if (reverse && i % 2 == 1) f.push_back({b, b + 2, b + 1});
-    else f.push_back({b, b + 1, b + 2});
+    if (reverse && i % 2 == 1)
+      f.push_back({b, b + 2, b + 1});
+    else
+      f.push_back({b, b + 1, b + 2});
   }
   return Mesh(std::move(v), std::move(f), {"pfc_segments", ""});
 }
@@ -391,18 +421,20 @@ Mesh pick_wall(Rng& rng, bool exact, double h, std::string& shape) {
   };
   if (kind == 0) {
     shape = "grid";
-    return pfc_grid_wall(static_cast<int>(uniform_int(rng, 1, 3)), static_cast<int>(uniform_int(rng, 1, 3)),
-                     h, {}, static_cast<int>(uniform_int(rng, 0, 1)));
+    return pfc_grid_wall(static_cast<int>(uniform_int(rng, 1, 3)),
+                         static_cast<int>(uniform_int(rng, 1, 3)), h, {},
+                         static_cast<int>(uniform_int(rng, 0, 1)));
   }
   if (kind == 1) {
     shape = "rough";
-    const int nx = static_cast<int>(uniform_int(rng, 2, 4)), ny = static_cast<int>(uniform_int(rng, 2, 4));
+    const int nx = static_cast<int>(uniform_int(rng, 2, 4)),
+              ny = static_cast<int>(uniform_int(rng, 2, 4));
     std::vector<double> z((nx + 1) * (ny + 1));
     for (auto& v : z) v = jitter(1);
     return pfc_grid_wall(nx, ny, h, z, static_cast<int>(uniform_int(rng, 0, 1)));
   }
   if (kind == 2) {
-    static constexpr double dirs[][2] = {{1, 0}, {0, 1}, {0, -1}, {4, 3}, {3, 4}, {4, -3},
+    static constexpr double dirs[][2] = {{1, 0},  {0, 1},  {0, -1}, {4, 3},   {3, 4}, {4, -3},
                                          {-3, 4}, {12, 5}, {5, 12}, {-5, 12}, {1, 1}, {1, -1}};
     const auto& d = dirs[uniform_int(rng, 0, 11)];
     shape = d[1] > 0 ? "concave" : d[1] < 0 ? "convex" : "flat_fold";
@@ -424,7 +456,8 @@ Mesh pick_wall(Rng& rng, bool exact, double h, std::string& shape) {
   const int k = static_cast<int>(uniform_int(rng, 2, 3));
   std::vector<Vec2> shift(k);
   for (auto& s : shift) s = Vec2(jitter(2), jitter(2));
-  const double s = exact ? std::ldexp(h, -static_cast<int>(uniform_int(rng, 1, 3))) : h * uniform(rng, 0.05, 0.5);
+  const double s = exact ? std::ldexp(h, -static_cast<int>(uniform_int(rng, 1, 3)))
+                         : h * uniform(rng, 0.05, 0.5);
   return pfc_segments_wall(h, s, k, shift, uniform_int(rng, 0, 1) == 1);
 }
 
@@ -437,16 +470,21 @@ Vec3 wall_point_on(const Mesh& m, int f, Rng& rng, bool exact) {
     return a + u * (b - a) + v * (c - a);
   }
   switch (uniform_int(rng, 0, 3)) {
-    case 0: return m.vertex(f, static_cast<int>(uniform_int(rng, 0, 2)));
-    case 1: return 0.5 * (a + b);
-    case 2: return 0.5 * (b + c);
-    default: return 0.5 * a + 0.25 * b + 0.25 * c;
+    case 0:
+      return m.vertex(f, static_cast<int>(uniform_int(rng, 0, 2)));
+    case 1:
+      return 0.5 * (a + b);
+    case 2:
+      return 0.5 * (b + c);
+    default:
+      return 0.5 * a + 0.25 * b + 0.25 * c;
   }
 }
 
 Generated<PfcQuery> generate(Rng& rng, bool exact) {
   PfcQuery q;
-  const double h = exact ? std::ldexp(1.0, static_cast<int>(uniform_int(rng, -10, 10))) : pick_scale(rng);
+  const double h =
+      exact ? std::ldexp(1.0, static_cast<int>(uniform_int(rng, -10, 10))) : pick_scale(rng);
   std::string shape;
   Mesh wall = pick_wall(rng, exact, h, shape);
   // Centre: near a random point of the wall, offset along a direction; radius so that
@@ -456,8 +494,8 @@ Generated<PfcQuery> generate(Rng& rng, bool exact) {
   Vec3 off;
   std::string config;
   if (exact) {
-    static constexpr int pyth[][3] = {{0, 0, 1}, {1, 2, 2}, {2, 3, 6}, {0, 3, 4}, {0, 5, 12},
-                                      {1, 4, 8}, {2, 6, 9}, {0, 0, 0}};
+    static constexpr int pyth[][3] = {{0, 0, 1},  {1, 2, 2}, {2, 3, 6}, {0, 3, 4},
+                                      {0, 5, 12}, {1, 4, 8}, {2, 6, 9}, {0, 0, 0}};
     const auto& t = pyth[uniform_int(rng, 0, 7)];
     std::array<double, 3> o = {static_cast<double>(t[0]), static_cast<double>(t[1]),
                                static_cast<double>(t[2])};
@@ -487,7 +525,8 @@ Generated<PfcQuery> generate(Rng& rng, bool exact) {
   const int n = wall.facet_count();
   if (uniform_int(rng, 0, 3) == 0) {
     q.sides.resize(n);
-    for (auto& s : q.sides) s = static_cast<PfcSides>(uniform_int(rng, 0, 5) < 3 ? 3 : uniform_int(rng, 0, 2));
+    for (auto& s : q.sides)
+      s = static_cast<PfcSides>(uniform_int(rng, 0, 5) < 3 ? 3 : uniform_int(rng, 0, 2));
   }
   const long np = uniform_int(rng, 0, 2);
   for (long k = 0; k < np; ++k) {
@@ -499,7 +538,8 @@ Generated<PfcQuery> generate(Rng& rng, bool exact) {
   // Random queries: the whole query rotated and translated (exactly representable or not).
   if (!exact) {
     const Eigen::Matrix3d rot = random_rotation(rng);
-    const Vec3 shift = uniform_int(rng, 0, 3) == 0 ? Vec3(h * 1e3, -h * 2e3, h * 5e2) : Vec3::Zero();
+    const Vec3 shift =
+        uniform_int(rng, 0, 3) == 0 ? Vec3(h * 1e3, -h * 2e3, h * 5e2) : Vec3::Zero();
     std::vector<Vec3> v;
     for (const auto& x : wall.vertices()) v.push_back(rot * x + shift);
     wall = Mesh(std::move(v), wall.facets(), {"pfc_random", ""});
@@ -508,8 +548,11 @@ Generated<PfcQuery> generate(Rng& rng, bool exact) {
   }
   q.wall = std::make_shared<const Mesh>(std::move(wall));
   const std::string sides = q.sides.empty() ? "both" : "mixed";
-  return {q, regime({{"shape", shape}, {"config", config}, {"mode", to_string(q.mode)},
-                     {"sides", sides}, {"scale", scale_tag(h)}})};
+  return {q, regime({{"shape", shape},
+                     {"config", config},
+                     {"mode", to_string(q.mode)},
+                     {"sides", sides},
+                     {"scale", scale_tag(h)}})};
 }
 
 }  // namespace
@@ -539,8 +582,9 @@ std::vector<Named<PfcQuery>> PfcResolution::canonical() {
     add("concave_edge_figure6" + s, pfc_fold_wall(1, 0, 1), {-0.5, 1, 0.75}, 0.875, mode, 0);
     add("convex_edge_figure5" + s, pfc_fold_wall(1, 0, -1), {0.25, 1, 0.5}, 0.75, mode);
     add("wedge_figure8a" + s, pfc_wedge_wall(1, 0.25), {2, 1, 1}, 1.5, mode);
-    add("segments_figure8b" + s, pfc_segments_wall(1, 0.25, 3, {{0, 0}, {0.25, 0}, {0, 0.25}}, false),
-        {0, 0, 0.5}, 1.25, mode);
+    add("segments_figure8b" + s,
+        pfc_segments_wall(1, 0.25, 3, {{0, 0}, {0.25, 0}, {0, 0.25}}, false), {0, 0, 0.5}, 1.25,
+        mode);
   }
   return out;
 }

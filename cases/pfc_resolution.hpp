@@ -39,6 +39,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace contactbench::cases {
@@ -57,13 +58,13 @@ struct PfcPrevious {
 };
 
 struct PfcQuery {
-  Vec3 centre = Vec3::Zero();             // ball centre
-  double radius = 1;                      // > 0
-  std::shared_ptr<const Mesh> wall;       // the faceted wall
-  std::vector<PfcSides> sides;            // per facet; empty: all both
+  Vec3 centre = Vec3::Zero();        // ball centre
+  double radius = 1;                 // > 0
+  std::shared_ptr<const Mesh> wall;  // the faceted wall
+  std::vector<PfcSides> sides;       // per facet; empty: all both
   PfcMode mode = PfcMode::reduced;
-  double cos_cutoff = 1;                  // cos(Theta), in [-1, 1]; Theta = 0 by default
-  std::vector<PfcPrevious> previous;      // previous step's active contacts
+  double cos_cutoff = 1;              // cos(Theta), in [-1, 1]; Theta = 0 by default
+  std::vector<PfcPrevious> previous;  // previous step's active contacts
   PfcSides side_of(int f) const { return sides.empty() ? PfcSides::both : sides[f]; }
 };
 
@@ -80,7 +81,7 @@ struct PfcContact {
   Vec3 contact_point = Vec3::Zero();  // x + (R - U/2) n
   bool positive = false;              // U > 0 exactly (d^2 < R^2)
   bool active = false;
-  int inherits = -1;                  // index into query.previous, or -1
+  int inherits = -1;                      // index into query.previous, or -1
   PfcInherit why = PfcInherit::inactive;  // active: inherited or why not
 };
 
@@ -95,26 +96,26 @@ struct PfcProximity {
 // (how far the query is from flipping it, in the decision's unit, see harness/pairs) and the
 // facets it concerns.
 struct PfcDecision {
-  std::string name, value;
+  std::string_view name, value;  // string literals (static storage): recording is cheap
   double margin = std::numeric_limits<double>::quiet_NaN();
   int i = -1, j = -1;
 };
 
 struct PfcResult {
-  std::vector<PfcContact> contacts;         // by facet index
-  std::vector<std::array<int, 2>> links;    // facet pairs (lower first), sorted
-  std::vector<PfcProximity> proximity;      // by first member
-  std::vector<PfcDecision> decisions;       // in the order taken
+  std::vector<PfcContact> contacts;       // by facet index
+  std::vector<std::array<int, 2>> links;  // facet pairs (lower first), sorted
+  std::vector<PfcProximity> proximity;    // by first member
+  std::vector<PfcDecision> decisions;     // in the order taken
 };
 
 // Facet-level facts and the predicates of the resolution, as each variant decides them.
 // Facets are indices into the wall; i, j are facets with a contact.
 struct PfcPredicates {
   enum class Overlap { none, zero, positive };
-  std::vector<Overlap> overlap;              // per facet
-  std::vector<Region> region;                // per facet (meaningful where overlap != none)
-  std::function<int(int i, int j)> compare;  // sign of U_i - U_j
-  std::function<bool(int i, int j)> linked;  // default: pfc_linked
+  std::vector<Overlap> overlap;                     // per facet
+  std::vector<Region> region;                       // per facet (meaningful where overlap != none)
+  std::function<int(int i, int j)> compare;         // sign of U_i - U_j
+  std::function<bool(int i, int j)> linked;         // default: pfc_linked
   std::function<bool(int i, int j)> segment_meets;  // closed x-WP_i meets facet j but at WP_i
   std::function<bool(int f, int g)> within;         // theta(f, g) <= Theta
   // Hole check of previous contact k and newly active facet f: does facet g cross the plane

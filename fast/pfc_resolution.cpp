@@ -87,7 +87,8 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q, const PfcSlips& slips)
       double h = normal[f].dot(x - a);
       if (slips.side_flipped) h = -h;
       record("side", h > 0 ? "front" : h < 0 ? "back" : "in_plane", f);
-      const bool front = (static_cast<int>(sides) & 1) != 0, back = (static_cast<int>(sides) & 2) != 0;
+      const bool front = (static_cast<int>(sides) & 1) != 0,
+                 back = (static_cast<int>(sides) & 2) != 0;
       if ((h > 0 && !front) || (h < 0 && !back) || (h == 0 && !front && !back)) continue;
     }
     const auto cf = closest_feature(facet_query(q, f));
@@ -161,7 +162,8 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q, const PfcSlips& slips)
     const auto& prev = q.previous[k];
     const Vec3 e = wp[f] - prev.wall_point;
     const Vec3 ub = prev.wall_point - x;
-    const Vec3 nb = ub.squaredNorm() == 0 ? Vec3(-normal[prev.facet].normalized()) : Vec3(ub.normalized());
+    const Vec3 nb =
+        ub.squaredNorm() == 0 ? Vec3(-normal[prev.facet].normalized()) : Vec3(ub.normalized());
     const Vec3 mm = e.cross(nb + unit_normal(f));
     if (mm.squaredNorm() == 0) {  // coincident wall points: undefined plane
       record("plane", "undefined", f, g);

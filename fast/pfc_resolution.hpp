@@ -8,9 +8,11 @@
 //
 // Deviations from the reference: every decision is a sign of a double expression, so a query
 // within rounding of a boundary (closer than the stated bound below) may take the other
-// branch; the harness excuses a discrete difference as `boundary` only when some decision on
-// the reference's path has its exact margin within the bound stated here for it. Wall points,
-// overlaps, normals and contact points carry rounding error within the stated bounds.
+// branch. The kernel records its decisions (result.decisions, without margins) in the
+// reference's order; the harness excuses a discrete difference as `boundary` only when the
+// first decision where the two traces part has its exact margin within the bound stated here
+// for it. Wall points, overlaps, normals and contact points carry rounding error within the
+// stated bounds.
 //
 // Domain (pfc_resolution_in_domain): R in [2^-100, 2^100], |coordinates| <= 2^100 and every
 // facet inside fast::closest_feature's domain with the centre as query point (the segment

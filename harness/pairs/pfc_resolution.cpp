@@ -17,17 +17,19 @@ std::vector<DecisionSpace> PfcResolutionPair::decision_space() {
           {"plane", {"above", "on", "below", "undefined"}},
           {"link",
            {"linked", "apart"},
-           {{"boundary", "decided from the exact regions: it flips only with a region, whose "
-                         "boundary is covered under region"}}},
+           {{"boundary",
+             "decided from the exact regions: it flips only with a region, whose "
+             "boundary is covered under region"}}},
           {"inherit",
            {"inherited", "reduced", "no_link", "angle", "hole"},
-           {{"boundary", "an outcome of the angle and plane decisions, whose boundaries are "
-                         "covered under those names"}}}};
+           {{"boundary",
+             "an outcome of the angle and plane decisions, whose boundaries are "
+             "covered under those names"}}}};
 }
 
 namespace {
 
-double bound_of(const std::string& name, const fast::PfcResolutionBounds& b) {
+double bound_of(std::string_view name, const fast::PfcResolutionBounds& b) {
   if (name == "side") return b.side;
   if (name == "region") return b.region;
   if (name == "overlap") return b.overlap;
@@ -73,10 +75,13 @@ Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, co
                                            const fast::PfcResolutionBounds& bounds) {
   Comparison c;
   for (const auto& d : ref.decisions)
-    if (d.name != "link") c.reached(d.name, d.value, d.margin, bound_of(d.name, bounds));
-    else c.reached(d.name, d.value, d.margin, 0);
+    if (d.name != "link")
+      c.reached(std::string(d.name), std::string(d.value), d.margin, bound_of(d.name, bounds));
+    else
+      c.reached(std::string(d.name), std::string(d.value), d.margin, 0);
   for (const auto& ct : ref.contacts)
-    if (ct.active) c.reached("inherit", cases::to_string(ct.why), std::numeric_limits<double>::infinity(), 0);
+    if (ct.active)
+      c.reached("inherit", cases::to_string(ct.why), std::numeric_limits<double>::infinity(), 0);
   double margin = std::numeric_limits<double>::infinity(), bound = 0;
   for (std::size_t k = 0; k < ref.decisions.size(); ++k) {
     const auto& a = ref.decisions[k];

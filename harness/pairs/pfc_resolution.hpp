@@ -12,9 +12,10 @@ struct PfcResolutionPair : Pair<cases::PfcResolution> {
   static constexpr Agreement agreement = Agreement::approximate;
   static constexpr std::string_view rule =
       "contacts, regions, links, active flags, inheritance and proximity groups equal; a "
-      "difference is excused only when a decision on the reference's path (side, region, "
-      "overlap, order, segment, angle, plane) has its exact margin within fast's stated bound "
-      "for it; wall points, overlaps, normals and contact points within the stated bounds";
+      "difference is excused only when the first decision where fast's trace parts from the "
+      "reference's (side, region, overlap, order, segment, angle, plane; never a link) has its "
+      "exact margin within fast's stated bound for it; wall points, overlaps, normals and "
+      "contact points within the stated bounds";
   static Result reference(const Query& q) { return reference::pfc_resolution(q); }
   static Result fast(const Query& q) { return fast::pfc_resolution(q); }
   static bool in_domain(const Query& q) { return fast::pfc_resolution_in_domain(q); }

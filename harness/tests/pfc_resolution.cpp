@@ -115,10 +115,10 @@ BOOST_AUTO_TEST_CASE(decision_on_edge_or_vertex_is_the_exact_region) {
   BOOST_TEST((contact(r, 0)->region == Region::edge2));
   BOOST_TEST((active(r) == std::vector<int>{1}));
   // Over the grid vertex (1, 1) of a 2 x 2 grid: every wall point is that vertex.
-  const auto v = reference::pfc_resolution(query(cases::pfc_grid_wall(2, 2, 1, {}, 0), {1, 1, 0.5}, 1));
+  const auto v =
+      reference::pfc_resolution(query(cases::pfc_grid_wall(2, 2, 1, {}, 0), {1, 1, 0.5}, 1));
   for (const auto& c : v.contacts)
-    if ((c.wall_point - Vec3(1, 1, 0)).norm() == 0)
-      BOOST_TEST((c.region >= Region::vertex0));
+    if ((c.wall_point - Vec3(1, 1, 0)).norm() == 0) BOOST_TEST((c.region >= Region::vertex0));
   BOOST_TEST(active(v).size() == 1u);
 }
 
@@ -135,10 +135,10 @@ BOOST_AUTO_TEST_CASE(decision_links_form_linked_sets) {
 // README: link, exactly: WP_i's edge or vertex belongs to facet j too, either way round.
 BOOST_AUTO_TEST_CASE(decision_link_exact_region_either_way) {
   const auto m = cell();
-  BOOST_TEST(cases::pfc_linked(m, 1, Region::edge0, 0));   // diagonal
-  BOOST_TEST(!cases::pfc_linked(m, 1, Region::edge1, 0));  // (1,1)-(0,1): facet 1 only
-  BOOST_TEST(cases::pfc_linked(m, 1, Region::vertex1, 0)); // (1,1,0) is facet 0's vertex
-  BOOST_TEST(!cases::pfc_linked(m, 1, Region::vertex2, 0));// (0,1,0) is not
+  BOOST_TEST(cases::pfc_linked(m, 1, Region::edge0, 0));     // diagonal
+  BOOST_TEST(!cases::pfc_linked(m, 1, Region::edge1, 0));    // (1,1)-(0,1): facet 1 only
+  BOOST_TEST(cases::pfc_linked(m, 1, Region::vertex1, 0));   // (1,1,0) is facet 0's vertex
+  BOOST_TEST(!cases::pfc_linked(m, 1, Region::vertex2, 0));  // (0,1,0) is not
   BOOST_TEST(!cases::pfc_linked(m, 1, Region::face, 0));
 }
 
@@ -170,8 +170,11 @@ BOOST_AUTO_TEST_CASE(concave_edge_two_active_one_proximity_contact) {
 // edge at exactly 90 degrees merges with cos(Theta) = 0 and not with the next double above.
 BOOST_AUTO_TEST_CASE(decision_cutoff_inclusive) {
   const auto m = cases::pfc_fold_wall(1, 0, 1);
-  BOOST_TEST(reference::pfc_resolution(query(m, {-0.5, 1, 0.75}, 0.875, PfcMode::reduced, 0)).proximity.size() == 1u);
-  BOOST_TEST(reference::pfc_resolution(query(m, {-0.5, 1, 0.75}, 0.875, PfcMode::reduced, 0x1p-1074)).proximity.empty());
+  BOOST_TEST(reference::pfc_resolution(query(m, {-0.5, 1, 0.75}, 0.875, PfcMode::reduced, 0))
+                 .proximity.size() == 1u);
+  BOOST_TEST(
+      reference::pfc_resolution(query(m, {-0.5, 1, 0.75}, 0.875, PfcMode::reduced, 0x1p-1074))
+          .proximity.empty());
 }
 
 // README: the proximity normal is the overlap-weighted sum of the contact normals (see the
@@ -180,7 +183,8 @@ BOOST_AUTO_TEST_CASE(decision_proximity_normal_overlap_weighted) {
   const auto q = query(cases::pfc_fold_wall(1, 0, 1), {-0.5, 1, 0.75}, 0.875, PfcMode::reduced, 0);
   const auto r = reference::pfc_resolution(q);
   BOOST_TEST(r.proximity[0].normal.x() > 0.9);
-  const auto bad = harness::evaluate<harness::PfcResolutionSlipFault<&fast::PfcSlips::pc_unweighted>>(q);
+  const auto bad =
+      harness::evaluate<harness::PfcResolutionSlipFault<&fast::PfcSlips::pc_unweighted>>(q);
   BOOST_TEST((bad.verdict == harness::Verdict::wrong));
 }
 
@@ -232,7 +236,8 @@ BOOST_AUTO_TEST_CASE(figure8_sliver_reduced_vs_full) {
   // Figure 8b: three stacked segments, reduced 3 active, full 1.
   const auto s = cases::pfc_segments_wall(1, 0.25, 3, {{0, 0}, {0.25, 0}, {0, 0.25}}, false);
   BOOST_TEST(active(reference::pfc_resolution(query(s, {0, 0, 0.5}, 1.25))).size() == 3u);
-  BOOST_TEST(active(reference::pfc_resolution(query(s, {0, 0, 0.5}, 1.25, PfcMode::full))).size() == 1u);
+  BOOST_TEST(active(reference::pfc_resolution(query(s, {0, 0, 0.5}, 1.25, PfcMode::full))).size() ==
+             1u);
 }
 
 // README: full mode excludes the segment's own end point. A crack: two coplanar facets on
@@ -264,7 +269,8 @@ BOOST_AUTO_TEST_CASE(decision_full_mode_touching_boundary_counts) {
 BOOST_AUTO_TEST_CASE(decision_full_mode_blockers_order_independent) {
   for (std::uint64_t i = 0; i < 200; ++i) {
     auto rng = cases::query_rng(5, "pfc_resolution", i % 2 ? "degenerate" : "random", i);
-    const auto g = i % 2 ? cases::PfcResolution::degenerate(rng) : cases::PfcResolution::random(rng);
+    const auto g =
+        i % 2 ? cases::PfcResolution::degenerate(rng) : cases::PfcResolution::random(rng);
     PfcQuery q = g.query;
     const auto& m = *q.wall;
     const int n = m.facet_count();
@@ -343,9 +349,11 @@ BOOST_AUTO_TEST_CASE(decision_hole_plane_undefined_when_wall_points_coincide) {
 // Continuity: no link (previous facet not in the active contact's linked set), angle (linked
 // but the convex fold's 90 degrees > Theta = 0), reduced mode (never propagated).
 BOOST_AUTO_TEST_CASE(continuity_reasons) {
-  auto q = query(cases::pfc_wedge_wall(1, 0.25), {2, 1, 1}, 1.5, PfcMode::full, 1, {{0, {2, 1, 0}}});
+  auto q =
+      query(cases::pfc_wedge_wall(1, 0.25), {2, 1, 1}, 1.5, PfcMode::full, 1, {{0, {2, 1, 0}}});
   BOOST_TEST((contact(reference::pfc_resolution(q), 1)->why == cases::PfcInherit::no_link));
-  q = query(cases::pfc_fold_wall(1, 0, -1), {0.25, 1, 0.5}, 0.75, PfcMode::full, 1, {{3, {0, 1, -0.5}}});
+  q = query(cases::pfc_fold_wall(1, 0, -1), {0.25, 1, 0.5}, 0.75, PfcMode::full, 1,
+            {{3, {0, 1, -0.5}}});
   BOOST_TEST((contact(reference::pfc_resolution(q), 0)->why == cases::PfcInherit::angle));
   q.cos_cutoff = 0;
   BOOST_TEST(contact(reference::pfc_resolution(q), 0)->inherits == 0);
@@ -366,7 +374,8 @@ BOOST_AUTO_TEST_CASE(translation_invariance) {
     p.centre += t;
     for (auto& prev : p.previous) prev.wall_point += t;
     const auto a = reference::pfc_resolution(q), b = reference::pfc_resolution(p);
-    BOOST_TEST(cases::PfcResolution::to_json(a)["contacts"].size() == cases::PfcResolution::to_json(b)["contacts"].size());
+    BOOST_TEST(cases::PfcResolution::to_json(a)["contacts"].size() ==
+               cases::PfcResolution::to_json(b)["contacts"].size());
     BOOST_TEST(active(a) == active(b));
     BOOST_TEST((a.links == b.links));
   }
@@ -375,14 +384,20 @@ BOOST_AUTO_TEST_CASE(translation_invariance) {
 BOOST_AUTO_TEST_CASE(bad_input_lines) {
   const std::string mesh = R"("mesh":{"vertices":[[0,0,0],[1,0,0],[0,1,0]],"facets":[[0,1,2]]})";
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"full","cos_cutoff":1.5})", "cos_cutoff"},
-      {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"full","cos_cutoff":"nan"})", "cos_cutoff"},
-      {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"full","cos_cutoff":1,"previous":[{"facet":3,"wall_point":[0,0,0]}]})", "previous[0].facet"},
+      {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"full","cos_cutoff":1.5})",
+       "cos_cutoff"},
+      {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"full","cos_cutoff":"nan"})",
+       "cos_cutoff"},
+      {R"({"centre":[0,0,1],"radius":1,)" + mesh +
+           R"(,"mode":"full","cos_cutoff":1,"previous":[{"facet":3,"wall_point":[0,0,0]}]})",
+       "previous[0].facet"},
       {R"({"centre":[0,0,1],"radius":0,)" + mesh + R"(,"mode":"full","cos_cutoff":1})", "radius"},
       {R"({"centre":[0,0,1],"radius":-1,)" + mesh + R"(,"mode":"full","cos_cutoff":1})", "radius"},
-      {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"full","cos_cutoff":1,"colour":2})", "colour"},
+      {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"full","cos_cutoff":1,"colour":2})",
+       "colour"},
       {R"({"centre":[0,0,1],"radius":1,)" + mesh + R"(,"mode":"half","cos_cutoff":1})", "mode"},
-      {R"({"centre":[0,0,1],"radius":1,"mesh":{"vertices":[[0,0,0],[1,0,0],[0,1,0],[1,1,0]],"facets":[[0,1,2],[0,1,3]]},"mode":"full","cos_cutoff":1})", "mesh.facets"},
+      {R"({"centre":[0,0,1],"radius":1,"mesh":{"vertices":[[0,0,0],[1,0,0],[0,1,0],[1,1,0]],"facets":[[0,1,2],[0,1,3]]},"mode":"full","cos_cutoff":1})",
+       "mesh.facets"},
   };
   for (const auto& [text, field] : bad) {
     try {
@@ -400,10 +415,12 @@ BOOST_AUTO_TEST_CASE(bad_input_lines) {
 BOOST_AUTO_TEST_CASE(generators_valid_and_labelled) {
   for (std::uint64_t i = 0; i < 200; ++i) {
     auto rng = cases::query_rng(1, "pfc_resolution", "degenerate", i);
-    const auto g = i % 2 ? cases::PfcResolution::degenerate(rng) : cases::PfcResolution::random(rng);
+    const auto g =
+        i % 2 ? cases::PfcResolution::degenerate(rng) : cases::PfcResolution::random(rng);
     BOOST_TEST(g.regime.find("shape=") != std::string::npos);
     BOOST_TEST(g.query.radius > 0);
-    const auto back = cases::PfcResolution::from_json(cases::PfcResolution::to_json(g.query), {"gen", ""});
+    const auto back =
+        cases::PfcResolution::from_json(cases::PfcResolution::to_json(g.query), {"gen", ""});
     BOOST_TEST((cases::PfcResolution::to_json(back) == cases::PfcResolution::to_json(g.query)));
   }
 }
@@ -412,14 +429,16 @@ BOOST_AUTO_TEST_CASE(planted_faults_on_hand_cases) {
   // Vertex links ignored: a bow tie of two facets sharing only the origin; facet 0's wall
   // point is on its face, facet 1's is its vertex0 (linked only through that vertex). Honest:
   // one active contact; without vertex links: two.
-  cases::Mesh bow({{0, 0, 0}, {2, 0, 0}, {0, 2, 0}, {-2, 0, 0}, {0, -2, 0}}, {{0, 1, 2}, {0, 3, 4}});
+  cases::Mesh bow({{0, 0, 0}, {2, 0, 0}, {0, 2, 0}, {-2, 0, 0}, {0, -2, 0}},
+                  {{0, 1, 2}, {0, 3, 4}});
   const auto v = query(bow, {0.25, 0.125, 0.5}, 1);
   BOOST_TEST(active(reference::pfc_resolution(v)).size() == 1u);
-  BOOST_TEST((harness::evaluate<harness::PfcResolutionSlipFault<&fast::PfcSlips::link_no_vertex>>(v).verdict ==
-              harness::Verdict::wrong));
+  BOOST_TEST((harness::evaluate<harness::PfcResolutionSlipFault<&fast::PfcSlips::link_no_vertex>>(v)
+                  .verdict == harness::Verdict::wrong));
   const auto w = query(cases::pfc_wedge_wall(1, 0.25), {2, 1, 1}, 1.5, PfcMode::full);
-  BOOST_TEST((harness::evaluate<harness::PfcResolutionSlipFault<&fast::PfcSlips::full_as_reduced>>(w).verdict ==
-              harness::Verdict::wrong));
+  BOOST_TEST(
+      (harness::evaluate<harness::PfcResolutionSlipFault<&fast::PfcSlips::full_as_reduced>>(w)
+           .verdict == harness::Verdict::wrong));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -35,9 +35,9 @@ Vec3 nearest(const QV& v) {
 }
 
 struct Facet {
-  QV a, b, c, n;          // vertices and the right-hand normal (b - a) x (c - a)
-  QV wp;                  // exact closest point to the centre
-  Q d2;                   // |wp - x|^2
+  QV a, b, c, n;  // vertices and the right-hand normal (b - a) x (c - a)
+  QV wp;          // exact closest point to the centre
+  Q d2;           // |wp - x|^2
   Region region = Region::face;
 };
 
@@ -60,8 +60,8 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q) {
   const Q R(q.radius), R2 = R * R;
   const mpreal Rm(q.radius, prec);
   std::vector<cases::PfcDecision> decisions;
-  auto record = [&](const char* name, std::string value, double margin, int i = -1, int j = -1) {
-    decisions.push_back({name, std::move(value), margin, i, j});
+  auto record = [&](const char* name, const char* value, double margin, int i = -1, int j = -1) {
+    decisions.push_back({name, value, margin, i, j});
   };
 
   std::vector<Facet> fs(n);
@@ -77,9 +77,13 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q) {
     if (sides != cases::PfcSides::both) {
       const Q h = dot(F.n, x - F.a);
       const int s = sgn(h);
-      record("side", s > 0 ? "front" : s < 0 ? "back" : "in_plane",
+      record("side",
+             s > 0   ? "front"
+             : s < 0 ? "back"
+                     : "in_plane",
              up(abs(mp(h)) / norm(mp(F.n)) / Rm), f);
-      const bool front = (static_cast<int>(sides) & 1) != 0, back = (static_cast<int>(sides) & 2) != 0;
+      const bool front = (static_cast<int>(sides) & 1) != 0,
+                 back = (static_cast<int>(sides) & 2) != 0;
       if ((s > 0 && !front) || (s < 0 && !back) || (s == 0 && !front && !back)) continue;
     }
     const cases::ClosestFeatureQuery cq{q.centre, m.vertex(f, 0), m.vertex(f, 1), m.vertex(f, 2)};
@@ -97,16 +101,24 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q) {
     }
     F.d2 = dot(F.wp - x, F.wp - x);
     const int c = cmp(F.d2, R2);
-    record("overlap", c < 0 ? "positive" : c == 0 ? "zero" : "none", up(mp(Q(abs(R2 - F.d2) / R2))), f);
+    record("overlap",
+           c < 0    ? "positive"
+           : c == 0 ? "zero"
+                    : "none",
+           up(mp(Q(abs(R2 - F.d2) / R2))), f);
     if (c > 0) continue;
     p.overlap[f] = c < 0 ? PfcPredicates::Overlap::positive : PfcPredicates::Overlap::zero;
     p.region[f] = cf.region;
-    record("region", cases::to_string(cf.region), cf.margin * cases::longest_edge(cq) / q.radius, f);
+    record("region", cases::to_string(cf.region), cf.margin * cases::longest_edge(cq) / q.radius,
+           f);
   }
 
   p.compare = [&](int i, int j) {
     const int s = cmp(fs[j].d2, fs[i].d2);  // U_i - U_j has the sign of d_j^2 - d_i^2
-    record("order", s > 0 ? "larger" : s < 0 ? "smaller" : "tie",
+    record("order",
+           s > 0   ? "larger"
+           : s < 0 ? "smaller"
+                   : "tie",
            up(mp(Q(abs(fs[j].d2 - fs[i].d2) / R2))), i, j);
     return s;
   };
@@ -177,8 +189,10 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q) {
     const Q d = dot(fs[f].n, fs[g].n), P = dot(fs[f].n, fs[f].n) * dot(fs[g].n, fs[g].n);
     const int sq = cmp(Q(d * d), Q(c * c * P));  // compares |cos theta| with |c|
     bool within;
-    if (sgn(c) >= 0) within = sgn(d) >= 0 && sq >= 0;
-    else within = sgn(d) >= 0 || sq <= 0;
+    if (sgn(c) >= 0)
+      within = sgn(d) >= 0 && sq >= 0;
+    else
+      within = sgn(d) >= 0 || sq <= 0;
     const bool tie = sq == 0 && sgn(d) == sgn(c);
     const double margin = tie ? 0.0 : up(mp(d) / sqrt(mp(P)) - mpreal(q.cos_cutoff, prec));
     record("angle", within ? "within" : "beyond", margin, f, g);
@@ -217,8 +231,11 @@ cases::PfcResult pfc_resolution(const cases::PfcQuery& q) {
       // wall points and normals can move it there (the plane turns about WP_b).
       const mpreal D = norm(mp(r)), dist = abs(dot(mm, mp(r))) / norm(mm);
       const mpreal cond = 1 + D / en + 2 * D / (dmin * an);
-      record("plane", s > 0 ? "above" : s < 0 ? "below" : "on", s == 0 ? 0.0 : up(dist / cond / Rm),
-             f, g);
+      record("plane",
+             s > 0   ? "above"
+             : s < 0 ? "below"
+                     : "on",
+             s == 0 ? 0.0 : up(dist / cond / Rm), f, g);
     }
     return above && below;
   };
