@@ -346,6 +346,38 @@ BOOST_AUTO_TEST_CASE(decision_hole_plane_undefined_when_wall_points_coincide) {
   fast_agrees(q);
 }
 
+// README: the hole check's path runs through facets within Theta of the first. A step: floor
+// p (facets 0, 1; z = 0, x in [-2, 0]), a 45-degree ramp g (2, 3; x in [0, 1]), a top f (4, 5;
+// z = 1, x in [1, 3]), y in [0, 2]. Centre (1.25, 1, 1.5), R = 2: facet 5's wall point is on its
+// face, d = 0.5, the largest overlap; the ramp's point is on its top edge (x = 1, shared with
+// f) and the floor's on its edge x = 0 (shared with g): one linked set, facet 5 active. p and
+// f share no vertex, so every path from the previous facet 0 to facet 5 crosses the ramp: with
+// Theta = 0 (theta(p, f) = 0 <= Theta, theta(p, g) = 45 degrees > Theta) that is a hole; with
+// cos(Theta) = 0.7 (Theta > 45 degrees) the ramp is usable and the state is inherited.
+BOOST_AUTO_TEST_CASE(decision_hole_check_path_within_cutoff) {
+  std::vector<Vec3> v;
+  const double xs[] = {-2, 0, 1, 3}, zs[] = {0, 0, 1, 1};
+  for (int i = 0; i < 4; ++i) {
+    v.emplace_back(xs[i], 0, zs[i]);
+    v.emplace_back(xs[i], 2, zs[i]);
+  }
+  std::vector<std::array<int, 3>> f;
+  for (int i = 0; i < 3; ++i) {
+    f.push_back({2 * i, 2 * i + 2, 2 * i + 3});
+    f.push_back({2 * i, 2 * i + 3, 2 * i + 1});
+  }
+  auto q = query(cases::Mesh(v, f), {1.25, 1, 1.5}, 2, PfcMode::full, 1, {{0, {-0.5, 0.5, 0}}});
+  auto r = reference::pfc_resolution(q);
+  BOOST_TEST((active(r) == std::vector<int>{5}));
+  BOOST_TEST((contact(r, 0)->wall_point == Vec3(0, 1, 0)));
+  BOOST_TEST((contact(r, 5)->why == cases::PfcInherit::hole));
+  fast_agrees(q);
+  q.cos_cutoff = 0.7;
+  r = reference::pfc_resolution(q);
+  BOOST_TEST(contact(r, 5)->inherits == 0);
+  fast_agrees(q);
+}
+
 // Continuity: no link (previous facet not in the active contact's linked set), angle (linked
 // but the convex fold's 90 degrees > Theta = 0), reduced mode (never propagated).
 BOOST_AUTO_TEST_CASE(continuity_reasons) {
