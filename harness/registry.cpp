@@ -5,6 +5,7 @@
 #include "harness/pairs/closest_feature.hpp"
 #include "harness/pairs/edge_smoothing.hpp"
 #include "harness/pairs/ground_ccd.hpp"
+#include "harness/pairs/pfc_resolution.hpp"
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
@@ -22,6 +23,7 @@ const std::vector<Family>& families() {
       make_family<EdgeSmoothingPair>(),
       make_family<BarrierPair>(),
       make_family<GroundCcdPair>(),
+      make_family<PfcResolutionPair>(),
       // Published methods: measured beside the family's own fast variant, not gated.
       make_published<BarrierBookFormula>("book",
                                          "the book's BarrierEnergy.py formula: s - 1 and log(s) "
@@ -90,6 +92,20 @@ const std::vector<Family>& families() {
                                           "edge-edge inside test with db x w for w x db"),
       make_planted<CcdTightBoundFault>("tight_bound",
                                        "honest kernel claiming 2^-24 of its resolution bound"),
+      make_planted<PfcResolutionSlipFault<&fast::PfcSlips::link_no_vertex>>("link_no_vertex",
+          "link test ignores vertex regions: contacts meeting at a vertex stay apart"),
+      make_planted<PfcResolutionSlipFault<&fast::PfcSlips::winner_smallest>>("winner_smallest",
+          "overlap comparison flipped: the smallest overlap of a linked set is active"),
+      make_planted<PfcResolutionSlipFault<&fast::PfcSlips::angle_unsigned>>("angle_unsigned",
+          "theta <= Theta squared without sign handling: opposite normals count as within"),
+      make_planted<PfcResolutionSlipFault<&fast::PfcSlips::full_as_reduced>>("full_as_reduced",
+          "full mode's segment test never blocks (reduced logic in full mode)"),
+      make_planted<PfcResolutionSlipFault<&fast::PfcSlips::side_flipped>>("side_flipped",
+          "front and back sides swapped"),
+      make_planted<PfcResolutionSlipFault<&fast::PfcSlips::pc_unweighted>>("pc_unweighted",
+          "proximity-contact normal the plain sum of unit normals, not overlap-weighted"),
+      make_planted<PfcResolutionTightBoundFault>("tight_bound",
+                                                 "honest kernel claiming every bound 0"),
   };
   return table;
 }

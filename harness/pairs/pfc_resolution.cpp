@@ -1,0 +1,148 @@
+#include "harness/pairs/pfc_resolution.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+namespace contactbench::harness {
+
+std::vector<DecisionSpace> PfcResolutionPair::decision_space() {
+  return {{"side", {"front", "back", "in_plane"}},
+          {"region", {cases::region_names.begin(), cases::region_names.end()}},
+          {"overlap", {"positive", "zero", "none"}},
+          {"order", {"larger", "tie", "smaller"}},
+          {"segment", {"meets", "misses"}},
+          {"angle", {"within", "beyond"}},
+          {"plane", {"above", "on", "below", "undefined"}},
+          {"link",
+           {"linked", "apart"},
+           {{"boundary",
+             "decided from the exact regions: it flips only with a region, whose "
+             "boundary is covered under region"}}},
+          {"inherit",
+           {"inherited", "reduced", "no_link", "angle", "hole"},
+           {{"boundary",
+             "an outcome of the angle and plane decisions, whose boundaries are "
+             "covered under those names"}}}};
+}
+
+namespace {
+
+double bound_of(std::string_view name, const fast::PfcResolutionBounds& b) {
+  if (name == "side") return b.side;
+  if (name == "region") return b.region;
+  if (name == "overlap") return b.overlap;
+  if (name == "order") return b.order;
+  if (name == "segment") return b.segment;
+  if (name == "angle") return b.angle;
+  return b.plane;
+}
+
+// The discrete outcome, section by section, as text (equal iff the outcomes are equal).
+std::string contacts_of(const cases::PfcResult& r) {
+  std::string s;
+  for (const auto& c : r.contacts)
+    s += fmt::format("{}:{}{} ", c.facet, cases::to_string(c.region), c.positive ? "+" : "0");
+  return s;
+}
+std::string active_of(const cases::PfcResult& r) {
+  std::string s;
+  for (const auto& c : r.contacts)
+    if (c.active) s += fmt::format("{}:{}:{} ", c.facet, cases::to_string(c.why), c.inherits);
+  return s;
+}
+std::string links_of(const cases::PfcResult& r) {
+  std::string s;
+  for (const auto& l : r.links) s += fmt::format("{}-{} ", l[0], l[1]);
+  return s;
+}
+std::string proximity_of(const cases::PfcResult& r) {
+  std::string s;
+  for (const auto& p : r.proximity) s += fmt::format("[{}] ", fmt::join(p.members, ","));
+  return s;
+}
+
+}  // namespace
+
+// Rule. Both variants run one logic (cases::resolve_pfc) over their own predicates and record
+// every predicate they decide, in the same order; their outcomes can only part at a decision
+// that came out differently. The first place where the two traces differ is that decision: a
+// discrete difference is excused (boundary) only when the reference's exact margin there is
+// within fast's bound for that decision. With no divergence in the traces (a logic fault) or
+// at a link (a function of the regions, which agreed), the margin is infinite: wrong.
+Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, const Result& fast,
+                                           const fast::PfcResolutionBounds& bounds) {
+  Comparison c;
+  for (const auto& d : ref.decisions)
+    if (d.name != "link")
+      c.reached(std::string(d.name), std::string(d.value), d.margin, bound_of(d.name, bounds));
+    else
+      c.reached(std::string(d.name), std::string(d.value), d.margin, 0);
+  for (const auto& ct : ref.contacts)
+    if (ct.active)
+      c.reached("inherit", cases::to_string(ct.why), std::numeric_limits<double>::infinity(), 0);
+  double margin = std::numeric_limits<double>::infinity(), bound = 0;
+  for (std::size_t k = 0; k < ref.decisions.size(); ++k) {
+    const auto& a = ref.decisions[k];
+    const bool same = k < fast.decisions.size() && a.name == fast.decisions[k].name &&
+                      a.value == fast.decisions[k].value && a.i == fast.decisions[k].i &&
+                      a.j == fast.decisions[k].j;
+    if (same) continue;
+    margin = a.margin;
+    bound = a.name == "link" ? 0 : bound_of(a.name, bounds);
+    break;
+  }
+  c.discrete("contacts", contacts_of(ref), contacts_of(fast), margin, bound);
+  c.discrete("links", links_of(ref), links_of(fast), margin, bound);
+  c.discrete("active", active_of(ref), active_of(fast), margin, bound);
+  c.discrete("proximity", proximity_of(ref), proximity_of(fast), margin, bound);
+
+  // Constructions of the contacts both list (relative to R; normals absolute).
+  constexpr double u = 0x1p-53;
+  const double R = q.radius, E2 = bounds.squared_distance;
+  const double xr = q.centre.norm() / R;
+  // U = R - sqrt(d^2): |sqrt(a) - sqrt(b)| <= min(|a - b| / sqrt(b), sqrt(|a - b|)).
+  auto overlap_bound = [&](double d) {
+    return (d > 0 ? std::min(E2 / d, std::sqrt(E2)) : std::sqrt(E2)) / R + 4 * u * (1 + d / R);
+  };
+  // n = (WP - x)/d turns by at most 2|dWP|/d; unit vectors differ by at most 2 (at d = 0 the
+  // reference's normal is the facet's, fast's may be any direction).
+  auto normal_bound = [&](double d) {
+    return d > 0 ? std::min(2.0, 2 * bounds.point * R / d + 8 * u) : 2.0;
+  };
+  for (const auto& a : ref.contacts)
+    for (const auto& b : fast.contacts) {
+      if (a.facet != b.facet) continue;
+      const double d = R - a.overlap, bu = overlap_bound(d), bn = normal_bound(d);
+      c.continuous("wall_point", (a.wall_point - b.wall_point).norm() / R, bounds.point);
+      c.continuous("overlap", std::abs(a.overlap - b.overlap) / R, bu);
+      c.continuous("normal", (a.normal - b.normal).norm(), bn);
+      c.continuous("contact_point", (a.contact_point - b.contact_point).norm() / R,
+                   bu / 2 + (1 + bu) * bn + 4 * u * (1 + xr));
+    }
+  if (proximity_of(ref) == proximity_of(fast))
+    for (std::size_t k = 0; k < ref.proximity.size(); ++k) {
+      const auto &a = ref.proximity[k], &b = fast.proximity[k];
+      double err = 0, sum_u = 0, worst_u = 0;
+      cases::Vec3 sum = cases::Vec3::Zero();
+      for (int f : a.members)
+        for (const auto& ct : ref.contacts)
+          if (ct.facet == f) {
+            const double d = R - ct.overlap, bu = overlap_bound(d) * R;
+            err += bu + ct.overlap * normal_bound(d);
+            sum += ct.overlap * ct.normal;
+            sum_u += ct.overlap;
+            worst_u = std::max(worst_u, bu);
+          }
+      const double bn = sum.norm() > 0 ? 2 * err / sum.norm() + 16 * u : 2;
+      const double bu = worst_u / R + 4 * u * (1 + sum_u / R);
+      c.continuous("proximity_normal", (a.normal - b.normal).norm(), bn);
+      c.continuous("proximity_overlap", std::abs(a.overlap - b.overlap) / R, bu);
+      c.continuous("proximity_contact_point", (a.contact_point - b.contact_point).norm() / R,
+                   bu / 2 + (1 + bu) * bn + 4 * u * (1 + xr));
+    }
+  return c;
+}
+
+}  // namespace contactbench::harness
