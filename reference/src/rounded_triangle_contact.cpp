@@ -51,11 +51,15 @@ struct Plane {
   Q orient(const V& a, const V& b, const V& x) const { return dot(cross(b - a, x - a), d); }
 };
 
-// S = conv(P' ∩ Q') for two counter-clockwise triangles: the vertices of each inside the
-// other (closed), and the points where edges meet (non-parallel, closed segments); the
+// S = conv(P' ∩ Q') for two triangles counter-clockwise about d: the vertices of each inside
+// the other (closed), and the points where edges meet (non-parallel, closed segments); the
 // convex hull of those candidates (Jarvis march, no collinear vertices), counter-clockwise,
-// starting at the lexicographically smallest vertex.
-std::vector<V> intersect(const Plane& pl, const std::array<V, 3>& a, const std::array<V, 3>& b) {
+// starting at the lexicographically smallest vertex. Orientations about d are the same for
+// points and their projections along d (the triple product ignores components along d), so
+// the tests run on the input points and only the candidates are projected.
+template <class Project>
+std::vector<V> intersect(const Plane& pl, const std::array<V, 3>& a, const std::array<V, 3>& b,
+                         const Project& proj) {
   std::vector<V> cand;
   auto inside = [&](const std::array<V, 3>& t, const V& x) {
     for (int k = 0; k < 3; ++k)
@@ -63,9 +67,9 @@ std::vector<V> intersect(const Plane& pl, const std::array<V, 3>& a, const std::
     return true;
   };
   for (const V& x : a)
-    if (inside(b, x)) cand.push_back(x);
+    if (inside(b, x)) cand.push_back(proj(x));
   for (const V& x : b)
-    if (inside(a, x)) cand.push_back(x);
+    if (inside(a, x)) cand.push_back(proj(x));
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       const V &p0 = a[i], &p1 = a[(i + 1) % 3], &q0 = b[j], &q1 = b[(j + 1) % 3];
@@ -74,7 +78,7 @@ std::vector<V> intersect(const Plane& pl, const std::array<V, 3>& a, const std::
       if (sgn(o1) * sgn(o2) > 0) continue;
       const Q o3 = pl.orient(q0, q1, p0), o4 = pl.orient(q0, q1, p1);
       if (sgn(o3) * sgn(o4) > 0) continue;
-      cand.push_back(q0 + Q(o1 / (o1 - o2)) * (q1 - q0));
+      cand.push_back(proj(q0 + Q(o1 / (o1 - o2)) * (q1 - q0)));
     }
   std::vector<V> pts;
   for (const V& x : cand)
@@ -150,23 +154,28 @@ cases::RoundedTriangleContactResult rounded_triangle_contact(const cases::Rounde
   const V c = c1 + t * d;
   auto proj = [&](const V& x) { return x - Q(dot(x - c, d) / dd) * d; };
   const Plane pl{d};
-  const std::array<V, 3> Pp = {proj(P[0]), proj(P[1]), proj(P[2])};
-  const std::array<V, 3> Qp = {proj(T[0]), proj(T[2]), proj(T[1])};  // reversed: counter-clockwise
-  const std::vector<V> S = intersect(pl, Pp, Qp);
+  const std::vector<V> S = intersect(pl, P, {T[0], T[2], T[1]}, proj);  // Q reversed: counter-clockwise
   for (const V& v : S) r.polygon.push_back(to_double(v));
 
-  // Vertex-count margin: nearest approach of a vertex of one projection to an edge of the other.
-  Q cm2 = -1;
+  // Vertex-count margin: nearest approach of a vertex of one projection to an edge of the
+  // other, from the input points: with M(u, v) = (u·v)|d|² − (u·d)(v·d) = |d|² (u'·v') for
+  // the projections u', v', every squared distance is a quotient without projecting.
+  auto M = [&](const V& u, const V& v) { return Q(dot(u, v) * dd - dot(u, d) * dot(v, d)); };
+  Q cm2 = -1;  // |d|² times the smallest squared distance
   for (int side = 0; side < 2; ++side) {
-    const auto& A = side == 0 ? Pp : Qp;
-    const auto& B = side == 0 ? Qp : Pp;
+    const auto& A = side == 0 ? P : T;
+    const auto& B = side == 0 ? T : P;
     for (const V& x : A)
       for (int k = 0; k < 3; ++k) {
-        const Q s = segment_distance2(x, B[k], B[(k + 1) % 3]);
+        const V w = x - B[k], e = B[(k + 1) % 3] - B[k];
+        const Q ee = M(e, e), we = M(w, e);
+        const Q s = sgn(we) <= 0 || sgn(ee) == 0 ? M(w, w)
+                    : we >= ee                   ? M(w - e, w - e)
+                                                 : Q(M(w, w) - we * we / ee);
         if (cm2 < 0 || s < cm2) cm2 = s;
       }
   }
-  r.count_margin = exact::sqrt_up_to_double(Q(cm2 / L2));
+  r.count_margin = exact::sqrt_up_to_double(Q(cm2 / (dd * L2)));
 
   if (S.empty()) return r;
   // c_p: c itself when inside S (closed), else the nearest point of S's boundary.
