@@ -212,4 +212,20 @@ double delta_t_of_h(double r1, double r2, double distance, double h) {
   return delta_s - r1 - r2 + std::sqrt(r1 * r1 - h * h) + std::sqrt(r2 * r2 - h * h);
 }
 
+std::vector<std::pair<double, double>> delta_t_curve(double r1, double r2, double distance, int samples) {
+  const double td = (distance * distance + r1 * r1 - r2 * r2) / (2 * distance);
+  const double rc2 = r1 * r1 - td * td;
+  std::vector<std::pair<double, double>> out;
+  if (!(rc2 > 0) || samples < 1) return out;
+  const double rc = std::sqrt(rc2);
+  for (int i = 0; i <= samples; ++i) {
+    const double h = i == samples ? rc : rc * i / samples;
+    // At h = r_c the rounded sqrt may land an ulp beyond the circle: clamp the radicands.
+    const double dt = r1 + r2 - distance - r1 - r2 + std::sqrt(std::max(0.0, r1 * r1 - h * h)) +
+                      std::sqrt(std::max(0.0, r2 * r2 - h * h));
+    out.emplace_back(h, dt);
+  }
+  return out;
+}
+
 }  // namespace contactbench::fast

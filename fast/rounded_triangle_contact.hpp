@@ -18,6 +18,9 @@
 #pragma once
 #include "cases/rounded_triangle_contact.hpp"
 
+#include <utility>
+#include <vector>
+
 namespace contactbench::fast {
 
 cases::RoundedTriangleContactResult rounded_triangle_contact(const cases::RoundedTriangleContactQuery& q);
@@ -78,5 +81,8 @@ double rounded_triangle_contact_merge_tolerance(const cases::RoundedTriangleCont
 // δ_t(h) for a fixed pair of spheres: eq. (36) with the README's δ_s = R1 + R2 − |c2 − c1|,
 // for offsets h in [0, r_c] (NaN outside). The data of the δ_t(h) curve.
 double delta_t_of_h(double r1, double r2, double distance, double h);
+// The curve's data: samples + 1 points (h_i, δ_t(h_i)), h_i = r_c·i/samples from 0 to the
+// contact circle's radius r_c (empty when the spheres do not overlap).
+std::vector<std::pair<double, double>> delta_t_curve(double r1, double r2, double distance, int samples);
 
 }  // namespace contactbench::fast

@@ -108,6 +108,24 @@ BOOST_AUTO_TEST_CASE(decision_delta_s_sign_fix) {
   BOOST_TEST((harness::verdict<Pair>(q, ref(q), bad) == harness::Verdict::wrong));
 }
 
+// The δ_t(h) curve's data for R1 = R2 = 5, |d| = 8: r_c = 3; δ_t(0) = δ_s = 2,
+// δ_t(1) = 2 sqrt(24) − 8, δ_t(3) = 2·4 − 8 = 0; strictly decreasing in between.
+BOOST_AUTO_TEST_CASE(delta_t_curve_data) {
+  const auto curve = fast::delta_t_curve(5, 5, 8, 3);
+  BOOST_TEST(curve.size() == 4u);
+  BOOST_TEST(curve[0].first == 0);
+  BOOST_TEST(curve[0].second == 2);
+  BOOST_TEST(curve[1].first == 1);
+  BOOST_TEST(std::abs(curve[1].second - (2 * std::sqrt(24.0) - 8)) <= 4e-15);
+  BOOST_TEST(curve[3].first == 3);
+  BOOST_TEST(curve[3].second == 0);
+  const auto fine = fast::delta_t_curve(5, 7, 9, 200);
+  for (std::size_t i = 1; i < fine.size(); ++i) BOOST_TEST(fine[i].second < fine[i - 1].second);
+  BOOST_TEST(fine.front().second == 3);  // δ_s = 5 + 7 − 9
+  BOOST_TEST(std::abs(fine.back().second) <= 1e-14);
+  BOOST_TEST(fast::delta_t_curve(1, 1, 3, 10).empty());  // apart: no circle
+}
+
 // README: "h = ‖c − c_p‖²" means h² = ‖c − c_p‖². c_p = (0, 1, 1): h² = 2 (not 4, not √2),
 // and δ_t uses sqrt(R² − 2).
 BOOST_AUTO_TEST_CASE(decision_h_means_h_squared) {
