@@ -74,7 +74,7 @@ Comparison RoundedTriangleContactPair::compare_with(const Query& q, const Result
   if (!ref.facing) {
     // A pair that fails (37) has no contact, and nothing else is computed.
     c.discrete("contact", false, fast.contact, ref.facing_margin, b.facing);
-    c.discrete("polygon", std::size_t{0}, fast.polygon.size(), ref.facing_margin, b.facing);
+    c.discrete("polygon", cases::polygon_kind(0), cases::polygon_kind(fast.polygon.size()), ref.facing_margin, b.facing);
     return c;
   }
   if (!fast.facing) return c;  // the facing mismatch says it all
@@ -92,14 +92,14 @@ Comparison RoundedTriangleContactPair::compare_with(const Query& q, const Result
     if (S.size() == F.size())
       c.continuous("polygon_vertices", vertex_error(S, F) / L, 2 * b.polygon / smallest_sine(S));
   }
-  // Contact: an empty S on one side only is the vertex count's near-miss.
-  const bool both = !S.empty() && !F.empty();
-  const double h = both ? std::sqrt(ref.h2) : 0;
-  const double cm = both ? ref.contact_margin : ref.count_margin;
-  const double cb = both ? b.contact_with(h, q) : b.count;
-  c.reached("contact", ref.contact ? "contact" : "no_contact", S.empty() ? ref.count_margin : ref.contact_margin,
-            S.empty() ? b.count : b.contact_with(std::sqrt(ref.h2), q));
-  c.discrete("contact", ref.contact, fast.contact, cm, cb);
+  // Contact's margin is r_c² − h² when both have S; an S on one side only is the vertex
+  // count's near miss (its margin and bound).
+  const bool ref_s = !S.empty(), both = ref_s && !F.empty();
+  const double h = ref_s ? std::sqrt(ref.h2) : 0;
+  c.reached("contact", ref.contact ? "contact" : "no_contact", ref_s ? ref.contact_margin : ref.count_margin,
+            ref_s ? b.contact_with(h, q) : b.count);
+  c.discrete("contact", ref.contact, fast.contact, both ? ref.contact_margin : ref.count_margin,
+             both ? b.contact_with(h, q) : b.count);
   if (!both) return c;
   c.continuous("contact_point", (fast.contact_point - ref.contact_point).norm() / L, b.contact_point(h));
   c.continuous("h2", std::abs(fast.h2 - ref.h2) / (L * L), b.h2(h));
