@@ -19,9 +19,17 @@ using V = Vector3<Q>;
 using mpfr::mpreal;
 constexpr mpfr_prec_t prec = 256;
 
-cases::Vec3 to_double(const V& v) {
-  return {exact::to_nearest_double(v[0]), exact::to_nearest_double(v[1]),
-          exact::to_nearest_double(v[2])};
+// The computation runs on the inputs scaled by 2^-e to integers (exact::to_integers): GMP
+// rationals over integers skip most gcd work. A value of length degree k is then x·2^(k e).
+Q unscaled(const Q& x, long e) {
+  Q y;
+  if (e >= 0) mpq_mul_2exp(y.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(e));
+  else mpq_div_2exp(y.get_mpq_t(), x.get_mpq_t(), static_cast<mp_bitcnt_t>(-e));
+  return y;
+}
+double length_to_double(const Q& x, long e) { return exact::to_nearest_double(unscaled(x, e)); }
+cases::Vec3 to_double(const V& v, long e) {
+  return {length_to_double(v[0], e), length_to_double(v[1], e), length_to_double(v[2], e)};
 }
 mpreal mp(const Q& q) { return mpreal(q.get_mpq_t(), prec, MPFR_RNDN); }
 Q abs_q(const Q& x) { return sgn(x) < 0 ? Q(-x) : x; }
@@ -112,9 +120,14 @@ std::vector<V> intersect(const Plane& pl, const std::array<V, 3>& a, const std::
 cases::RoundedTriangleContactResult rounded_triangle_contact(const cases::RoundedTriangleContactQuery& q) {
   cases::RoundedTriangleContactResult r;
   std::array<V, 3> P, T;
-  for (int i = 0; i < 3; ++i) P[i] = V::of(q.p[i]), T[i] = V::of(q.q[i]);
-  const V c1 = V::of(q.c1), c2 = V::of(q.c2), d = c2 - c1;
-  const Q R1 = q.r1, R2 = q.r2, dd = dot(d, d);
+  const cases::Vec3 radii(q.r1, q.r2, 0);
+  const auto in = exact::to_integers(std::array<const cases::Vec3*, 9>{
+      &q.p[0], &q.p[1], &q.p[2], &q.q[0], &q.q[1], &q.q[2], &q.c1, &q.c2, &radii});
+  const long e = in.exp;
+  auto rational = [](const Vector3<mpz_class>& z) { return V{Q(z[0]), Q(z[1]), Q(z[2])}; };
+  for (int i = 0; i < 3; ++i) P[i] = rational(in.v[i]), T[i] = rational(in.v[3 + i]);
+  const V c1 = rational(in.v[6]), c2 = rational(in.v[7]), d = c2 - c1;
+  const Q R1 = Q(in.v[8][0]), R2 = Q(in.v[8][1]), dd = dot(d, d);
   const Q L2 = std::max(R1, R2) * std::max(R1, R2);
   if (dd == 0) throw cases::InputError("rounded_triangle_contact: coincident sphere centres");
 
@@ -147,7 +160,7 @@ cases::RoundedTriangleContactResult rounded_triangle_contact(const cases::Rounde
   r.spheres_overlap = sum2 > dd;
   r.overlap_margin = exact::up_to_double(Q(abs_q(sum2 - dd) / (sum2 + dd)));
   const mpreal D = sqrt(mp(dd));
-  r.delta_s = mpreal(mp(Q(sum2 - dd)) / (mp(sum) + D)).toDouble(MPFR_RNDN);
+  r.delta_s = ldexp(mpreal(mp(Q(sum2 - dd)) / (mp(sum) + D)), e).toDouble(MPFR_RNDN);
 
   // Contact plane: c = c1 + t d, the projections, S.
   const Q t = (dd + R1 * R1 - R2 * R2) / (2 * dd);
@@ -155,7 +168,7 @@ cases::RoundedTriangleContactResult rounded_triangle_contact(const cases::Rounde
   auto proj = [&](const V& x) { return x - Q(dot(x - c, d) / dd) * d; };
   const Plane pl{d};
   const std::vector<V> S = intersect(pl, P, {T[0], T[2], T[1]}, proj);  // Q reversed: counter-clockwise
-  for (const V& v : S) r.polygon.push_back(to_double(v));
+  for (const V& v : S) r.polygon.push_back(to_double(v, e));
 
   // Vertex-count margin: nearest approach of a vertex of one projection to an edge of the
   // other, from the input points: with M(u, v) = (u·v)|d|² − (u·d)(v·d) = |d|² (u'·v') for
@@ -193,8 +206,8 @@ cases::RoundedTriangleContactResult rounded_triangle_contact(const cases::Rounde
       if (s < h2) h2 = s, cp = y;
     }
   }
-  r.contact_point = to_double(cp);
-  r.h2 = exact::to_nearest_double(h2);
+  r.contact_point = to_double(cp, e);
+  r.h2 = exact::to_nearest_double(unscaled(h2, 2 * e));
   const Q td = t * t * dd, rc2 = R1 * R1 - td;
   r.contact = h2 < rc2;
   r.contact_margin = exact::up_to_double(Q(abs_q(rc2 - h2) / L2));
@@ -207,7 +220,7 @@ cases::RoundedTriangleContactResult rounded_triangle_contact(const cases::Rounde
   const mpreal a = sqrt(mp(A)), b = sqrt(mp(B));
   const mpreal num = sgn(K) <= 0 ? mpreal(2 * a * b - mp(K))
                                  : mpreal(mp(Q(4 * A * B - K * K)) / (2 * a * b + mp(K)));
-  r.delta_t = mpreal(num / (a + b + D)).toDouble(MPFR_RNDN);
+  r.delta_t = ldexp(mpreal(num / (a + b + D)), e).toDouble(MPFR_RNDN);
   return r;
 }
 
