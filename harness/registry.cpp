@@ -6,6 +6,7 @@
 #include "harness/pairs/edge_smoothing.hpp"
 #include "harness/pairs/ground_ccd.hpp"
 #include "harness/pairs/pfc_resolution.hpp"
+#include "harness/pairs/rounded_triangle_contact.hpp"
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
@@ -24,6 +25,7 @@ const std::vector<Family>& families() {
       make_family<BarrierPair>(),
       make_family<GroundCcdPair>(),
       make_family<PfcResolutionPair>(),
+      make_family<RoundedTriangleContactPair>(),
       // Published methods: measured beside the family's own fast variant, not gated.
       make_published<BarrierBookFormula>("book",
                                          "the book's BarrierEnergy.py formula: s - 1 and log(s) "
@@ -106,6 +108,18 @@ const std::vector<Family>& families() {
           "proximity-contact normal the plain sum of unit normals, not overlap-weighted"),
       make_planted<PfcResolutionTightBoundFault>("tight_bound",
                                                  "honest kernel claiming every bound 0"),
+      make_planted<RoundedTriangleContactOpenFault>("open_half_planes",
+          "eqs. (34)-(35) strict: vertices exactly on the other's edge dropped from S"),
+      make_planted<RoundedTriangleContactDeltaSFault>("paper_delta_s",
+          "the paper's delta_s = |c2 - c1| - R1 - R2 (sign not fixed)"),
+      make_planted<RoundedTriangleContactHFault>("h_for_h2",
+          "h = |c - c_p|^2 read literally: delta_t from h^4"),
+      make_planted<RoundedTriangleContactDotOrderFault>("dot_order",
+          "S sorted by dot product with its first vertex (the paper's erratum)"),
+      make_planted<RoundedTriangleContactFacingLastFault>("facing_last",
+          "facing test run after the contact test: non-facing pairs get S and contact"),
+      make_planted<RoundedTriangleContactTightBoundFault>("tight_bound",
+          "honest kernel claiming exact decisions and fields"),
   };
   return table;
 }
