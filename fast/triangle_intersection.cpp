@@ -1,0 +1,158 @@
+#include "fast/triangle_intersection.hpp"
+
+#include <cmath>
+
+namespace contactbench::fast {
+
+namespace {
+
+using cases::Vec3;
+
+constexpr double u = 0x1p-53;  // unit roundoff
+// Shewchuk's static-relative bounds (derivation in fast/triangle_intersection.hpp's header).
+constexpr double orient3d_bound = (7 + 56 * u) * u;
+constexpr double orient2d_bound = (3 + 16 * u) * u;
+
+// a - b = hi + lo exactly (Knuth's two-sum on a and -b).
+inline void two_diff(double a, double b, double& hi, double& lo) {
+  hi = a - b;
+  const double bv = a - hi, av = hi + bv;
+  lo = (a - av) + (bv - b);
+}
+// a + b = hi + lo exactly.
+inline void two_sum(double a, double b, double& hi, double& lo) {
+  hi = a + b;
+  const double bv = hi - a, av = hi - bv;
+  lo = (a - av) + (b - bv);
+}
+// a·b = hi + lo exactly (no underflow: see the domain).
+inline void two_prod(double a, double b, double& hi, double& lo) {
+  hi = a * b;
+  lo = std::fma(a, b, -hi);
+}
+
+// A non-overlapping expansion, components in increasing magnitude, zeros dropped (Shewchuk's
+// Grow-Expansion-ZeroElim): its sum is exact and its sign is its last component's.
+struct Expansion {
+  double h[256];
+  int n = 0;
+  void add(double b) {
+    if (b == 0) return;
+    double q = b;
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+      double s, t;
+      two_sum(q, h[i], s, t);
+      if (t != 0) h[k++] = t;
+      q = s;
+    }
+    if (q != 0) h[k++] = q;
+    n = k;
+  }
+  // Adds sign·x·y·z exactly, x, y, z doubles: x·y = p + e, then p·z and e·z by two-product.
+  void add_product(double sign, double x, double y, double z) {
+    if (x == 0 || y == 0 || z == 0) return;
+    double p, e, a, b;
+    two_prod(x, y, p, e);
+    two_prod(p, z, a, b);
+    add(sign * b), add(sign * a);
+    if (e != 0) {
+      two_prod(e, z, a, b);
+      add(sign * b), add(sign * a);
+    }
+  }
+  int sign() const { return n == 0 ? 0 : h[n - 1] > 0 ? 1 : -1; }
+};
+
+}  // namespace
+
+int orient3d_filter(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double bound_factor) {
+  const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
+  const double vx = c.x() - a.x(), vy = c.y() - a.y(), vz = c.z() - a.z();
+  const double wx = d.x() - a.x(), wy = d.y() - a.y(), wz = d.z() - a.z();
+  const double vywz = vy * wz, vzwy = vz * wy, vzwx = vz * wx, vxwz = vx * wz, vxwy = vx * wy, vywx = vy * wx;
+  const double det = ux * (vywz - vzwy) + uy * (vzwx - vxwz) + uz * (vxwy - vywx);
+  const double permanent = std::abs(ux) * (std::abs(vywz) + std::abs(vzwy)) +
+                           std::abs(uy) * (std::abs(vzwx) + std::abs(vxwz)) +
+                           std::abs(uz) * (std::abs(vxwy) + std::abs(vywx));
+  const double bound = bound_factor * orient3d_bound * permanent;
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  if (bound_factor == 0) return 0;  // plain double: the rounded value's sign
+  return 2;
+}
+
+int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  // det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
+  // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
+  double U[3][2], V[3][2], W[3][2];
+  for (int i = 0; i < 3; ++i) {
+    two_diff(b[i], a[i], U[i][0], U[i][1]);
+    two_diff(c[i], a[i], V[i][0], V[i][1]);
+    two_diff(d[i], a[i], W[i][0], W[i][1]);
+  }
+  static constexpr int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
+  Expansion e;
+  for (int t = 0; t < 6; ++t) {
+    const double sign = t < 3 ? 1 : -1;
+    const int i = perm[t][0], j = perm[t][1], k = perm[t][2];
+    for (double x : U[i])
+      for (double y : V[j])
+        for (double z : W[k]) e.add_product(sign, x, y, z);
+  }
+  return e.sign();
+}
+
+int orient3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const int s = orient3d_filter(a, b, c, d);
+  return s != 2 ? s : orient3d_exact(a, b, c, d);
+}
+
+int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  return orient3d_filter(a, b, c, d, 0);
+}
+
+int orient2d_filter(const Vec3& a, const Vec3& b, const Vec3& c, int k, double bound_factor) {
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  const double ux = b[i] - a[i], uy = b[j] - a[j], vx = c[i] - a[i], vy = c[j] - a[j];
+  const double l = ux * vy, r = uy * vx, det = l - r;
+  const double bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  if (bound_factor == 0) return 0;
+  return 2;
+}
+
+int orient2d_exact(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  double U[2][2], V[2][2];
+  two_diff(b[i], a[i], U[0][0], U[0][1]);
+  two_diff(b[j], a[j], U[1][0], U[1][1]);
+  two_diff(c[i], a[i], V[0][0], V[0][1]);
+  two_diff(c[j], a[j], V[1][0], V[1][1]);
+  Expansion e;
+  for (double x : U[0])
+    for (double y : V[1]) e.add_product(1, x, y, 1);
+  for (double x : U[1])
+    for (double y : V[0]) e.add_product(-1, x, y, 1);
+  return e.sign();
+}
+
+int orient2d(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
+  const int s = orient2d_filter(a, b, c, k);
+  return s != 2 ? s : orient2d_exact(a, b, c, k);
+}
+
+int orient2d_plain(const Vec3& a, const Vec3& b, const Vec3& c, int k) { return orient2d_filter(a, b, c, k, 0); }
+
+cases::TriangleIntersectionResult triangle_intersection(const cases::TriangleIntersectionQuery& q) {
+  return triangle_test<TriangleTestPolicy>(q);
+}
+
+bool triangle_intersection_in_domain(const cases::TriangleIntersectionQuery& q) {
+  return cases::triangle_in_fast_domain(q);
+}
+
+TriangleIntersectionBounds triangle_intersection_bounds(const cases::TriangleIntersectionQuery&) { return {}; }
+
+}  // namespace contactbench::fast
