@@ -249,11 +249,14 @@ double eighth(Rng& rng, long lo, long hi) { return std::ldexp(static_cast<double
 // A point of the grid strictly on one side of p's plane (the given side), or anywhere.
 Vec3 off_plane(Rng& rng, const std::array<Vec3, 3>& p, int side) {
   const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]);
-  for (;;) {
+  for (int tries = 0; tries < 64; ++tries) {
     const Vec3 x = grid_point(rng);
     const double o = n.dot(x - p[0]);  // sign only steers the generator; the reference decides
     if (side == 0 || (side > 0 ? o > 0 : o < 0)) return x;
   }
+  // p's plane leaves (almost) no grid point on that side (e.g. p lies in a face of the
+  // grid's box): a point a unit off p0 along the normal instead.
+  return p[0] + (side < 0 ? -1.0 : 1.0) * n.normalized();
 }
 
 }  // namespace

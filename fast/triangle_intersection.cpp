@@ -66,6 +66,14 @@ struct Expansion {
 
 }  // namespace
 
+// The exact stages run one std::fma per two-product: on x86-64 without -mfma that is a libm
+// call; a Haswell clone (chosen at load time when the CPU has FMA) inlines it.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CONTACTBENCH_FMA_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#else
+#define CONTACTBENCH_FMA_CLONES
+#endif
+
 int orient3d_filter(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double bound_factor) {
   const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
   const double vx = c.x() - a.x(), vy = c.y() - a.y(), vz = c.z() - a.z();
@@ -82,7 +90,7 @@ int orient3d_filter(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, 
   return 2;
 }
 
-int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   // det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
   // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
   double U[3][2], V[3][2], W[3][2];
@@ -123,7 +131,7 @@ int orient2d_filter(const Vec3& a, const Vec3& b, const Vec3& c, int k, double b
   return 2;
 }
 
-int orient2d_exact(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
+CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
   const int i = (k + 1) % 3, j = (k + 2) % 3;
   double U[2][2], V[2][2];
   two_diff(b[i], a[i], U[0][0], U[0][1]);
