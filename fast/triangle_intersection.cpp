@@ -1,5 +1,6 @@
 #include "fast/triangle_intersection.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace contactbench::fast {
@@ -91,14 +92,36 @@ int orient3d_filter(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, 
 }
 
 CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
-  // det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
-  // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
   double U[3][2], V[3][2], W[3][2];
   for (int i = 0; i < 3; ++i) {
     two_diff(b[i], a[i], U[i][0], U[i][1]);
     two_diff(c[i], a[i], V[i][0], V[i][1]);
     two_diff(d[i], a[i], W[i][0], W[i][1]);
   }
+  // Stage 1: the double evaluation, checked operation by operation with error-free
+  // transformations; when every tail is 0 the double value is the exact determinant
+  // (coordinates with few significant bits, e.g. exactly coplanar grid points).
+  {
+    double tails = 0, m[3], t[3], hi, lo;
+    for (int i = 0; i < 3; ++i) tails = std::max({tails, std::abs(U[i][1]), std::abs(V[i][1]), std::abs(W[i][1])});
+    for (int i = 0; i < 3 && tails == 0; ++i) {
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      double p1, e1, p2, e2;
+      two_prod(V[j][0], W[k][0], p1, e1);
+      two_prod(V[k][0], W[j][0], p2, e2);
+      two_diff(p1, p2, m[i], lo);
+      two_prod(U[i][0], m[i], t[i], hi);
+      tails = std::max({std::abs(e1), std::abs(e2), std::abs(lo), std::abs(hi)});
+    }
+    if (tails == 0) {
+      double s, det;
+      two_sum(t[0], t[1], s, lo);
+      two_sum(s, t[2], det, hi);
+      if (lo == 0 && hi == 0) return det > 0 ? 1 : det < 0 ? -1 : 0;
+    }
+  }
+  // Stage 2: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
+  // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
   static constexpr int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
   Expansion e;
   for (int t = 0; t < 6; ++t) {
@@ -109,6 +132,24 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
         for (double z : W[k]) e.add_product(sign, x, y, z);
   }
   return e.sign();
+}
+
+std::array<int, 3> plane_sides(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x, double bound_factor) {
+  const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
+  const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
+  const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
+  const double nx = uyvz - uzvy, ny = uzvx - uxvz, nz = uxvy - uyvx;
+  const double px = std::abs(uyvz) + std::abs(uzvy), py = std::abs(uzvx) + std::abs(uxvz),
+               pz = std::abs(uxvy) + std::abs(uyvx);
+  const double factor = bound_factor * orient3d_bound;
+  std::array<int, 3> s;
+  for (int i = 0; i < 3; ++i) {
+    const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
+    const double det = nx * wx + ny * wy + nz * wz;
+    const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
+    s[i] = det > bound ? 1 : det < -bound ? -1 : bound_factor == 0 ? 0 : orient3d_exact(t[0], t[1], t[2], x[i]);
+  }
+  return s;
 }
 
 int orient3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
@@ -138,6 +179,13 @@ CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const V
   two_diff(b[j], a[j], U[1][0], U[1][1]);
   two_diff(c[i], a[i], V[0][0], V[0][1]);
   two_diff(c[j], a[j], V[1][0], V[1][1]);
+  if (U[0][1] == 0 && U[1][1] == 0 && V[0][1] == 0 && V[1][1] == 0) {  // exact differences
+    double l, el, r, er, det, lo;
+    two_prod(U[0][0], V[1][0], l, el);
+    two_prod(U[1][0], V[0][0], r, er);
+    two_diff(l, r, det, lo);
+    if (el == 0 && er == 0 && lo == 0) return det > 0 ? 1 : det < 0 ? -1 : 0;
+  }
   Expansion e;
   for (double x : U[0])
     for (double y : V[1]) e.add_product(1, x, y, 1);

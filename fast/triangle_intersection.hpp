@@ -56,6 +56,11 @@ int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3
 int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
                     double bound_factor = 1);
 int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+// orient3d(t0, t1, t2, x_i) for the three points x, t's normal and its permanent's products
+// computed once (the same sum of difference-times-minor terms, so the same bound); the
+// filter's bound scaled by bound_factor (0: plain double signs, no exact stage).
+std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                               double bound_factor = 1);
 // Plain double signs (no bound): what the published methods use.
 int orient3d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
 int orient2d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
@@ -69,6 +74,9 @@ struct TriangleTestPolicy {
   }
   static int orient2(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k) {
     return orient2d(a, b, c, k);
+  }
+  static std::array<int, 3> sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+    return plane_sides(t, x);
   }
   static constexpr bool strict_interval = false;  // fault: "< 0" for "<= 0" in the final test
   static constexpr bool drop_coplanar = false;    // fault: coplanar pairs reported disjoint
@@ -131,10 +139,9 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   };
   // 1. p against q's plane, q against p's plane: a triangle strictly on one side of the
   //    other's plane cannot meet it.
-  std::array<int, 3> sp, sq;
-  for (int i = 0; i < 3; ++i) sp[i] = P::orient3(q[0], q[1], q[2], p[i]);
+  const std::array<int, 3> sp = P::sides(q, p);
   if (one_side(sp)) return r;
-  for (int i = 0; i < 3; ++i) sq[i] = P::orient3(p[0], p[1], p[2], q[i]);
+  std::array<int, 3> sq = P::sides(p, q);
   if (one_side(sq)) return r;
   // 2. Coplanar (all of q on p's plane; exactly then all of p on q's): switch to the 2D
   //    test on the projection along an axis where p's normal has a non-zero component

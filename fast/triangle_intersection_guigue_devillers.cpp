@@ -14,6 +14,9 @@ struct PlainDoublePolicy : TriangleTestPolicy {
   static int orient2(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k) {
     return orient2d_plain(a, b, c, k);
   }
+  static std::array<int, 3> sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+    return plane_sides(t, x, 0);
+  }
 };
 }  // namespace
 

@@ -65,6 +65,9 @@ struct SmallBoundPolicy : fast::TriangleTestPolicy {
     const int s = fast::orient2d_filter(a, b, c, k, 1.0 / 64);
     return s != 2 ? s : fast::orient2d_exact(a, b, c, k);
   }
+  static std::array<int, 3> sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+    return {orient3(t[0], t[1], t[2], x[0]), orient3(t[0], t[1], t[2], x[1]), orient3(t[0], t[1], t[2], x[2])};
+  }
 };
 struct SwappedFinalPolicy : fast::TriangleTestPolicy { static constexpr bool swapped_final = true; };
 
