@@ -65,12 +65,57 @@ struct Expansion {
   int sign() const { return n == 0 ? 0 : h[n - 1] > 0 ? 1 : -1; }
 };
 
+// The exact sign of the sum of n exact terms (n <= 192). Distillation: a pass of two-sums
+// carries the running sum q through the terms and keeps every rounding error as a new
+// term, so the exact sum never changes; once |q| exceeds a safe over-estimate of the sum
+// of the |errors| (fl of m non-negative terms is within a factor 1 + m·u of the exact sum,
+// doubled here), q's sign is the sum's; when no error is left, q is the sum. A few passes
+// settle it in practice; after 8 the expansion above decides (it always can).
+int sign_of_sum(double* x, int n) {
+  for (int pass = 0; pass < 8; ++pass) {
+    double q = 0, abs_sum = 0;
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+      double t;
+      two_sum(q, x[i], q, t);
+      if (t != 0) x[m++] = t, abs_sum += std::abs(t);
+    }
+    if (m == 0) return q > 0 ? 1 : q < 0 ? -1 : 0;
+    if (std::abs(q) > abs_sum * (1 + 4 * m * u)) return q > 0 ? 1 : -1;
+    x[m++] = q;
+    n = m;
+  }
+  Expansion e;
+  for (int i = 0; i < n; ++i) e.add(x[i]);
+  return e.sign();
+}
+
+// Exact terms of sums of products: x·y·z = (p + e)·z = a + b + c + d by two-products.
+struct Terms {
+  double x[192];
+  int n = 0;
+  void add_product(double sign, double a, double b, double c) {
+    if (a == 0 || b == 0 || c == 0) return;
+    double p, e, hi, lo;
+    two_prod(a, b, p, e);
+    two_prod(p, c, hi, lo);
+    x[n++] = sign * hi;
+    if (lo != 0) x[n++] = sign * lo;
+    if (e != 0) {
+      two_prod(e, c, hi, lo);
+      x[n++] = sign * hi;
+      if (lo != 0) x[n++] = sign * lo;
+    }
+  }
+  int sign() { return sign_of_sum(x, n); }
+};
+
 }  // namespace
 
 // The exact stages run one std::fma per two-product: on x86-64 without -mfma that is a libm
-// call; a Haswell clone (chosen at load time when the CPU has FMA) inlines it.
+// call; an FMA clone (chosen at load time when the CPU has FMA) inlines it.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CONTACTBENCH_FMA_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#define CONTACTBENCH_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
 #define CONTACTBENCH_FMA_CLONES
 #endif
@@ -123,7 +168,7 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
   // Stage 2: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
   // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
   static constexpr int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
-  Expansion e;
+  Terms e;
   for (int t = 0; t < 6; ++t) {
     const double sign = t < 3 ? 1 : -1;
     const int i = perm[t][0], j = perm[t][1], k = perm[t][2];
@@ -186,7 +231,7 @@ CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const V
     two_diff(l, r, det, lo);
     if (el == 0 && er == 0 && lo == 0) return det > 0 ? 1 : det < 0 ? -1 : 0;
   }
-  Expansion e;
+  Terms e;
   for (double x : U[0])
     for (double y : V[1]) e.add_product(1, x, y, 1);
   for (double x : U[1])
