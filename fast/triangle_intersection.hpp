@@ -5,10 +5,14 @@
 // orient3d, (3 + 16u)u · permanent for orient2d, u = 2^-53, the permanent being the same
 // expression with every product replaced by the product of absolute values, evaluated in
 // double; the bound holds for any vertex taken as the base of the differences). When
-// |det| exceeds it the sign is the exact sign. Otherwise the determinant is evaluated
-// exactly in floating-point expansions (two-sum, two-product by std::fma; Shewchuk's
-// Grow-Expansion with zero elimination), whose most significant component has the exact
-// sign. No GMP: fast/ links no exact library.
+// |det| exceeds it the sign is the exact sign. Otherwise the exact sign, in three stages
+// (fast/triangle_intersection.cpp): the double evaluation checked operation by operation by
+// error-free transformations (two-sum, two-product by std::fma; exact on few-bit grid data);
+// the exact sum of the determinant's <= 192 exact product terms, signed by distillation
+// (two-sum passes until the running sum dominates the remaining errors); and, should that
+// not settle within 8 passes, a floating-point expansion (Grow-Expansion with zero
+// elimination) whose most significant component has the exact sign. No GMP: fast/ links
+// no exact library.
 //
 // Deviations from the reference: none. Both decisions (intersect, coplanar) are exact, so
 // triangle_intersection_bounds states 0 for both and any difference from the reference is
