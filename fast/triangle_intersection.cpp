@@ -10,8 +10,7 @@ namespace {
 using cases::Vec3;
 
 constexpr double u = 0x1p-53;  // unit roundoff
-// Shewchuk's static-relative bounds (derivation in fast/triangle_intersection.hpp's header).
-constexpr double orient3d_bound = (7 + 56 * u) * u;
+// Shewchuk's static-relative orient2d factor (orient3d's is in the header).
 constexpr double orient2d_bound = (3 + 16 * u) * u;
 
 // a - b = hi + lo exactly (Knuth's two-sum on a and -b).
@@ -120,21 +119,6 @@ struct Terms {
 #define CONTACTBENCH_FMA_CLONES
 #endif
 
-int orient3d_filter(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double bound_factor) {
-  const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
-  const double vx = c.x() - a.x(), vy = c.y() - a.y(), vz = c.z() - a.z();
-  const double wx = d.x() - a.x(), wy = d.y() - a.y(), wz = d.z() - a.z();
-  const double vywz = vy * wz, vzwy = vz * wy, vzwx = vz * wx, vxwz = vx * wz, vxwy = vx * wy, vywx = vy * wx;
-  const double det = ux * (vywz - vzwy) + uy * (vzwx - vxwz) + uz * (vxwy - vywx);
-  const double permanent = std::abs(ux) * (std::abs(vywz) + std::abs(vzwy)) +
-                           std::abs(uy) * (std::abs(vzwx) + std::abs(vxwz)) +
-                           std::abs(uz) * (std::abs(vxwy) + std::abs(vywx));
-  const double bound = bound_factor * orient3d_bound * permanent;
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
-  if (bound_factor == 0) return 0;  // plain double: the rounded value's sign
-  return 2;
-}
 
 CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   double U[3][2], V[3][2], W[3][2];
@@ -179,28 +163,6 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
   return e.sign();
 }
 
-std::array<int, 3> plane_sides(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x, double bound_factor) {
-  const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
-  const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
-  const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
-  const double nx = uyvz - uzvy, ny = uzvx - uxvz, nz = uxvy - uyvx;
-  const double px = std::abs(uyvz) + std::abs(uzvy), py = std::abs(uzvx) + std::abs(uxvz),
-               pz = std::abs(uxvy) + std::abs(uyvx);
-  const double factor = bound_factor * orient3d_bound;
-  std::array<int, 3> s;
-  for (int i = 0; i < 3; ++i) {
-    const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
-    const double det = nx * wx + ny * wy + nz * wz;
-    const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
-    s[i] = det > bound ? 1 : det < -bound ? -1 : bound_factor == 0 ? 0 : orient3d_exact(t[0], t[1], t[2], x[i]);
-  }
-  return s;
-}
-
-int orient3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
-  const int s = orient3d_filter(a, b, c, d);
-  return s != 2 ? s : orient3d_exact(a, b, c, d);
-}
 
 int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return orient3d_filter(a, b, c, d, 0);

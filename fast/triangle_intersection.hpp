@@ -32,6 +32,7 @@
 #include "cases/triangle_intersection.hpp"
 
 #include <array>
+#include <cmath>
 
 namespace contactbench::fast {
 
@@ -49,13 +50,13 @@ TriangleIntersectionBounds triangle_intersection_bounds(const cases::TriangleInt
 // +1 when d lies on the side (b - a) x (c - a) points to). orient2d: sign of the 2D
 // determinant of the projections onto the coordinate plane without axis k (the plane
 // (x_{k+1}, x_{k+2}), indices mod 3).
-int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
+inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
 int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
 // Their stages apart: the double filter with the bound scaled by `bound_factor` (1: the
 // certified bound; 0 on exactly 0 only) returning 2 when it cannot decide, and the exact
 // expansion evaluation.
-int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
-                    double bound_factor = 1);
+inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
+                           double bound_factor = 1);
 int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
 int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
                     double bound_factor = 1);
@@ -63,11 +64,56 @@ int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3
 // orient3d(t0, t1, t2, x_i) for the three points x, t's normal and its permanent's products
 // computed once (the same sum of difference-times-minor terms, so the same bound); the
 // filter's bound scaled by bound_factor (0: plain double signs, no exact stage).
-std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                               double bound_factor = 1);
+inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                                      double bound_factor = 1);
 // Plain double signs (no bound): what the published methods use.
 int orient3d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
 int orient2d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+
+// Shewchuk's static-relative orient3d factor, u = 2^-53 (derivation in this header's top comment).
+inline constexpr double orient3d_bound = (7 + 56 * 0x1p-53) * 0x1p-53;
+
+// Inline: the hot paths (the exact stages stay out of line).
+inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
+                           double bound_factor) {
+  const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
+  const double vx = c.x() - a.x(), vy = c.y() - a.y(), vz = c.z() - a.z();
+  const double wx = d.x() - a.x(), wy = d.y() - a.y(), wz = d.z() - a.z();
+  const double vywz = vy * wz, vzwy = vz * wy, vzwx = vz * wx, vxwz = vx * wz, vxwy = vx * wy, vywx = vy * wx;
+  const double det = ux * (vywz - vzwy) + uy * (vzwx - vxwz) + uz * (vxwy - vywx);
+  const double permanent = std::abs(ux) * (std::abs(vywz) + std::abs(vzwy)) +
+                           std::abs(uy) * (std::abs(vzwx) + std::abs(vxwz)) +
+                           std::abs(uz) * (std::abs(vxwy) + std::abs(vywx));
+  const double bound = bound_factor * orient3d_bound * permanent;
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  if (bound_factor == 0) return 0;  // plain double: the rounded value's sign
+  return 2;
+}
+
+inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d) {
+  const int s = orient3d_filter(a, b, c, d);
+  return s != 2 ? s : orient3d_exact(a, b, c, d);
+}
+
+inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                                      double bound_factor) {
+  const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
+  const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
+  const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
+  const double nx = uyvz - uzvy, ny = uzvx - uxvz, nz = uxvy - uyvx;
+  const double px = std::abs(uyvz) + std::abs(uzvy), py = std::abs(uzvx) + std::abs(uxvz),
+               pz = std::abs(uxvy) + std::abs(uyvx);
+  const double factor = bound_factor * orient3d_bound;
+  std::array<int, 3> s;
+  for (int i = 0; i < 3; ++i) {
+    const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
+    const double det = nx * wx + ny * wy + nz * wz;
+    const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
+    s[i] = det > bound ? 1 : det < -bound ? -1 : bound_factor == 0 ? 0 : orient3d_exact(t[0], t[1], t[2], x[i]);
+  }
+  return s;
+}
 
 // The test's logic over a predicate policy P (static orient3(a,b,c,d), orient2(a,b,c,k) and
 // the flags below, all false in the certified test). Planted faults (harness/pairs) and the
