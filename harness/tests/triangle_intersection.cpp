@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace contactbench;
 using cases::Vec3;
