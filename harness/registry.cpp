@@ -7,6 +7,7 @@
 #include "harness/pairs/ground_ccd.hpp"
 #include "harness/pairs/pfc_resolution.hpp"
 #include "harness/pairs/rounded_triangle_contact.hpp"
+#include "harness/pairs/triangle_intersection.hpp"
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
@@ -26,10 +27,15 @@ const std::vector<Family>& families() {
       make_family<GroundCcdPair>(),
       make_family<PfcResolutionPair>(),
       make_family<RoundedTriangleContactPair>(),
+      make_family<TriangleIntersectionPair>(),
       // Published methods: measured beside the family's own fast variant, not gated.
       make_published<BarrierBookFormula>("book",
                                          "the book's BarrierEnergy.py formula: s - 1 and log(s) "
                                          "from the rounded s = d/dhat"),
+      make_published<TriangleIntersectionMoller>("moller",
+          "Moller 1997, plain double: plane distances, intervals on the planes' line (divisions)"),
+      make_published<TriangleIntersectionGuigueDevillers>("guigue_devillers",
+          "Guigue-Devillers 2003, plain double orientation signs"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       make_planted<ClosestFeatureVertexSnapFault>("vertex_snap",
                                                   "labels points near vertex a as vertex0"),
@@ -92,6 +98,18 @@ const std::vector<Family>& families() {
                                          "a vanishing coplanarity cubic taken as no crossing"),
       make_planted<CcdEdgeCrossSignFault>("ee_cross_sign",
                                           "edge-edge inside test with db x w for w x db"),
+      make_planted<TriangleIntersectionFault<StrictTouchPolicy>>("strict_touch",
+          "final interval test strict: touching pairs missed"),
+      make_planted<TriangleIntersectionFault<DropCoplanarPolicy>>("drop_coplanar",
+          "coplanar branch dropped: coplanar pairs reported disjoint"),
+      make_planted<TriangleIntersectionFault<SmallBoundPolicy>>("small_bound",
+          "filter bound 1/64 of the derived one: wrong double signs trusted"),
+      make_planted<TriangleIntersectionFault<ForgetFlipPolicy>>("forget_flip",
+          "q's vertices not swapped when p's lone vertex is below q's plane"),
+      make_planted<TriangleIntersectionFault<NoEdgeCrossPolicy>>("no_edge_cross",
+          "coplanar test without the edge-crossing case"),
+      make_planted<TriangleIntersectionFault<SwappedFinalPolicy>>("swapped_final",
+          "q1 and q2 exchanged in the final two orientations"),
       make_planted<CcdTightBoundFault>("tight_bound",
                                        "honest kernel claiming 2^-24 of its resolution bound"),
       make_planted<PfcResolutionSlipFault<&fast::PfcSlips::link_no_vertex>>("link_no_vertex",

@@ -1,0 +1,221 @@
+#include "fast/triangle_intersection.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace contactbench::fast {
+
+namespace {
+
+using cases::Vec3;
+
+constexpr double u = 0x1p-53;  // unit roundoff
+// Shewchuk's static-relative orient2d factor (orient3d's is in the header).
+constexpr double orient2d_bound = (3 + 16 * u) * u;
+
+// a - b = hi + lo exactly (Knuth's two-sum on a and -b).
+inline void two_diff(double a, double b, double& hi, double& lo) {
+  hi = a - b;
+  const double bv = a - hi, av = hi + bv;
+  lo = (a - av) + (bv - b);
+}
+// a + b = hi + lo exactly.
+inline void two_sum(double a, double b, double& hi, double& lo) {
+  hi = a + b;
+  const double bv = hi - a, av = hi - bv;
+  lo = (a - av) + (b - bv);
+}
+// a·b = hi + lo exactly (no underflow: see the domain).
+inline void two_prod(double a, double b, double& hi, double& lo) {
+  hi = a * b;
+  lo = std::fma(a, b, -hi);
+}
+
+// A non-overlapping expansion, components in increasing magnitude, zeros dropped (Shewchuk's
+// Grow-Expansion-ZeroElim): its sum is exact and its sign is its last component's.
+struct Expansion {
+  double h[256];
+  int n = 0;
+  void add(double b) {
+    if (b == 0) return;
+    double q = b;
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+      double s, t;
+      two_sum(q, h[i], s, t);
+      if (t != 0) h[k++] = t;
+      q = s;
+    }
+    if (q != 0) h[k++] = q;
+    n = k;
+  }
+  // Adds sign·x·y·z exactly, x, y, z doubles: x·y = p + e, then p·z and e·z by two-product.
+  void add_product(double sign, double x, double y, double z) {
+    if (x == 0 || y == 0 || z == 0) return;
+    double p, e, a, b;
+    two_prod(x, y, p, e);
+    two_prod(p, z, a, b);
+    add(sign * b), add(sign * a);
+    if (e != 0) {
+      two_prod(e, z, a, b);
+      add(sign * b), add(sign * a);
+    }
+  }
+  int sign() const { return n == 0 ? 0 : h[n - 1] > 0 ? 1 : -1; }
+};
+
+// The exact sign of the sum of n exact terms (n <= 192). Distillation: a pass of two-sums
+// carries the running sum q through the terms and keeps every rounding error as a new
+// term, so the exact sum never changes; once |q| exceeds a safe over-estimate of the sum
+// of the |errors| (fl of m non-negative terms is within a factor 1 + m·u of the exact sum,
+// doubled here), q's sign is the sum's; when no error is left, q is the sum. A few passes
+// settle it in practice; after 8 the expansion above decides (it always can).
+int sign_of_sum(double* x, int n) {
+  for (int pass = 0; pass < 8; ++pass) {
+    double q = 0, abs_sum = 0;
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+      double t;
+      two_sum(q, x[i], q, t);
+      if (t != 0) x[m++] = t, abs_sum += std::abs(t);
+    }
+    if (m == 0) return q > 0 ? 1 : q < 0 ? -1 : 0;
+    if (std::abs(q) > abs_sum * (1 + 4 * m * u)) return q > 0 ? 1 : -1;
+    x[m++] = q;
+    n = m;
+  }
+  Expansion e;
+  for (int i = 0; i < n; ++i) e.add(x[i]);
+  return e.sign();
+}
+
+// Exact terms of sums of products: x·y·z = (p + e)·z = a + b + c + d by two-products.
+struct Terms {
+  double x[192];
+  int n = 0;
+  void add_product(double sign, double a, double b, double c) {
+    if (a == 0 || b == 0 || c == 0) return;
+    double p, e, hi, lo;
+    two_prod(a, b, p, e);
+    two_prod(p, c, hi, lo);
+    x[n++] = sign * hi;
+    if (lo != 0) x[n++] = sign * lo;
+    if (e != 0) {
+      two_prod(e, c, hi, lo);
+      x[n++] = sign * hi;
+      if (lo != 0) x[n++] = sign * lo;
+    }
+  }
+  int sign() { return sign_of_sum(x, n); }
+};
+
+}  // namespace
+
+// The exact stages run one std::fma per two-product: on x86-64 without -mfma that is a libm
+// call; an FMA clone (chosen at load time when the CPU has FMA) inlines it.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CONTACTBENCH_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define CONTACTBENCH_FMA_CLONES
+#endif
+
+
+CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  double U[3][2], V[3][2], W[3][2];
+  for (int i = 0; i < 3; ++i) {
+    two_diff(b[i], a[i], U[i][0], U[i][1]);
+    two_diff(c[i], a[i], V[i][0], V[i][1]);
+    two_diff(d[i], a[i], W[i][0], W[i][1]);
+  }
+  // Stage 1: the double evaluation, checked operation by operation with error-free
+  // transformations; when every tail is 0 the double value is the exact determinant
+  // (coordinates with few significant bits, e.g. exactly coplanar grid points).
+  {
+    double tails = 0, m[3], t[3], hi, lo;
+    for (int i = 0; i < 3; ++i) tails = std::max({tails, std::abs(U[i][1]), std::abs(V[i][1]), std::abs(W[i][1])});
+    for (int i = 0; i < 3 && tails == 0; ++i) {
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      double p1, e1, p2, e2;
+      two_prod(V[j][0], W[k][0], p1, e1);
+      two_prod(V[k][0], W[j][0], p2, e2);
+      two_diff(p1, p2, m[i], lo);
+      two_prod(U[i][0], m[i], t[i], hi);
+      tails = std::max({std::abs(e1), std::abs(e2), std::abs(lo), std::abs(hi)});
+    }
+    if (tails == 0) {
+      double s, det;
+      two_sum(t[0], t[1], s, lo);
+      two_sum(s, t[2], det, hi);
+      if (lo == 0 && hi == 0) return det > 0 ? 1 : det < 0 ? -1 : 0;
+    }
+  }
+  // Stage 2: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
+  // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
+  static constexpr int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
+  Terms e;
+  for (int t = 0; t < 6; ++t) {
+    const double sign = t < 3 ? 1 : -1;
+    const int i = perm[t][0], j = perm[t][1], k = perm[t][2];
+    for (double x : U[i])
+      for (double y : V[j])
+        for (double z : W[k]) e.add_product(sign, x, y, z);
+  }
+  return e.sign();
+}
+
+
+int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  return orient3d_filter(a, b, c, d, 0);
+}
+
+int orient2d_filter(const Vec3& a, const Vec3& b, const Vec3& c, int k, double bound_factor) {
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  const double ux = b[i] - a[i], uy = b[j] - a[j], vx = c[i] - a[i], vy = c[j] - a[j];
+  const double l = ux * vy, r = uy * vx, det = l - r;
+  const double bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  if (bound_factor == 0) return 0;
+  return 2;
+}
+
+CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  double U[2][2], V[2][2];
+  two_diff(b[i], a[i], U[0][0], U[0][1]);
+  two_diff(b[j], a[j], U[1][0], U[1][1]);
+  two_diff(c[i], a[i], V[0][0], V[0][1]);
+  two_diff(c[j], a[j], V[1][0], V[1][1]);
+  if (U[0][1] == 0 && U[1][1] == 0 && V[0][1] == 0 && V[1][1] == 0) {  // exact differences
+    double l, el, r, er, det, lo;
+    two_prod(U[0][0], V[1][0], l, el);
+    two_prod(U[1][0], V[0][0], r, er);
+    two_diff(l, r, det, lo);
+    if (el == 0 && er == 0 && lo == 0) return det > 0 ? 1 : det < 0 ? -1 : 0;
+  }
+  Terms e;
+  for (double x : U[0])
+    for (double y : V[1]) e.add_product(1, x, y, 1);
+  for (double x : U[1])
+    for (double y : V[0]) e.add_product(-1, x, y, 1);
+  return e.sign();
+}
+
+int orient2d(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
+  const int s = orient2d_filter(a, b, c, k);
+  return s != 2 ? s : orient2d_exact(a, b, c, k);
+}
+
+int orient2d_plain(const Vec3& a, const Vec3& b, const Vec3& c, int k) { return orient2d_filter(a, b, c, k, 0); }
+
+cases::TriangleIntersectionResult triangle_intersection(const cases::TriangleIntersectionQuery& q) {
+  return triangle_test<TriangleTestPolicy>(q);
+}
+
+bool triangle_intersection_in_domain(const cases::TriangleIntersectionQuery& q) {
+  return cases::triangle_in_fast_domain(q);
+}
+
+TriangleIntersectionBounds triangle_intersection_bounds(const cases::TriangleIntersectionQuery&) { return {}; }
+
+}  // namespace contactbench::fast

@@ -1,0 +1,243 @@
+// Fast triangle-triangle intersection, certified: a Guigue–Devillers-style test (2003:
+// orientations only, no divisions, no constructions) whose every orientation sign is
+// certified. Each orient3d/orient2d is first evaluated in double with a static-relative
+// error bound (Shewchuk 1997, "errboundA": |computed - exact| <= (7 + 56u)u · permanent for
+// orient3d, (3 + 16u)u · permanent for orient2d, u = 2^-53, the permanent being the same
+// expression with every product replaced by the product of absolute values, evaluated in
+// double; the bound holds for any vertex taken as the base of the differences). When
+// |det| exceeds it the sign is the exact sign. Otherwise the exact sign, in three stages
+// (fast/triangle_intersection.cpp): the double evaluation checked operation by operation by
+// error-free transformations (two-sum, two-product by std::fma; exact on few-bit grid data);
+// the exact sum of the determinant's <= 192 exact product terms, signed by distillation
+// (two-sum passes until the running sum dominates the remaining errors); and, should that
+// not settle within 8 passes, a floating-point expansion (Grow-Expansion with zero
+// elimination) whose most significant component has the exact sign. No GMP: fast/ links
+// no exact library.
+//
+// Deviations from the reference: none. Both decisions (intersect, coplanar) are exact, so
+// triangle_intersection_bounds states 0 for both and any difference from the reference is
+// `wrong`. The algorithm differs from the reference's (see reference/triangle_intersection.hpp):
+// the same answer reached two ways.
+//
+// Domain (triangle_intersection_in_domain = cases::triangle_in_fast_domain): every coordinate
+// 0 or of magnitude in [2^-250, 2^300]. Coordinate differences are then 0 or of magnitude
+// in [2^-302, 2^301] (multiples of the smallest ulp 2^-302), so every product of up to three
+// of them, every two-product tail and every permanent term is 0 or a normal double below
+// 2^906: no underflow (the error bound assumes relative rounding, two-product exactness
+// assumes a representable tail) and no overflow. Outside (1e-300, 1e300 coordinates) only
+// the reference answers; the verdict is out_of_domain.
+//
+// Preconditions: neither triangle collinear (checked by the loaders).
+#pragma once
+#include "cases/triangle_intersection.hpp"
+
+#include <array>
+#include <cmath>
+
+namespace contactbench::fast {
+
+cases::TriangleIntersectionResult triangle_intersection(const cases::TriangleIntersectionQuery& q);
+bool triangle_intersection_in_domain(const cases::TriangleIntersectionQuery& q);
+
+// Stated bounds of the decisions, in the reference's margin units: 0, both are exact.
+struct TriangleIntersectionBounds {
+  double intersect = 0, coplanar = 0;
+};
+TriangleIntersectionBounds triangle_intersection_bounds(const cases::TriangleIntersectionQuery& q);
+
+// The certified predicates (exposed for the tests and the orientation-level benchmarks).
+// orient3d: sign of det[b - a, c - a, d - a] (the reference's exact::orientation convention:
+// +1 when d lies on the side (b - a) x (c - a) points to). orient2d: sign of the 2D
+// determinant of the projections onto the coordinate plane without axis k (the plane
+// (x_{k+1}, x_{k+2}), indices mod 3).
+inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
+int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+// Their stages apart: the double filter with the bound scaled by `bound_factor` (1: the
+// certified bound; 0 on exactly 0 only) returning 2 when it cannot decide, and the exact
+// expansion evaluation.
+inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
+                           double bound_factor = 1);
+int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
+int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
+                    double bound_factor = 1);
+int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+// orient3d(t0, t1, t2, x_i) for the three points x, t's normal and its permanent's products
+// computed once (the same sum of difference-times-minor terms, so the same bound); the
+// filter's bound scaled by bound_factor (0: plain double signs, no exact stage).
+inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                                      double bound_factor = 1);
+// Plain double signs (no bound): what the published methods use.
+int orient3d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
+int orient2d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+
+// Shewchuk's static-relative orient3d factor, u = 2^-53 (derivation in this header's top comment).
+inline constexpr double orient3d_bound = (7 + 56 * 0x1p-53) * 0x1p-53;
+
+// Inline: the hot paths (the exact stages stay out of line).
+inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
+                           double bound_factor) {
+  const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
+  const double vx = c.x() - a.x(), vy = c.y() - a.y(), vz = c.z() - a.z();
+  const double wx = d.x() - a.x(), wy = d.y() - a.y(), wz = d.z() - a.z();
+  const double vywz = vy * wz, vzwy = vz * wy, vzwx = vz * wx, vxwz = vx * wz, vxwy = vx * wy, vywx = vy * wx;
+  const double det = ux * (vywz - vzwy) + uy * (vzwx - vxwz) + uz * (vxwy - vywx);
+  const double permanent = std::abs(ux) * (std::abs(vywz) + std::abs(vzwy)) +
+                           std::abs(uy) * (std::abs(vzwx) + std::abs(vxwz)) +
+                           std::abs(uz) * (std::abs(vxwy) + std::abs(vywx));
+  const double bound = bound_factor * orient3d_bound * permanent;
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  if (bound_factor == 0) return 0;  // plain double: the rounded value's sign
+  return 2;
+}
+
+inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d) {
+  const int s = orient3d_filter(a, b, c, d);
+  return s != 2 ? s : orient3d_exact(a, b, c, d);
+}
+
+inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                                      double bound_factor) {
+  const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
+  const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
+  const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
+  const double nx = uyvz - uzvy, ny = uzvx - uxvz, nz = uxvy - uyvx;
+  const double px = std::abs(uyvz) + std::abs(uzvy), py = std::abs(uzvx) + std::abs(uxvz),
+               pz = std::abs(uxvy) + std::abs(uyvx);
+  const double factor = bound_factor * orient3d_bound;
+  std::array<int, 3> s;
+  for (int i = 0; i < 3; ++i) {
+    const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
+    const double det = nx * wx + ny * wy + nz * wz;
+    const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
+    s[i] = det > bound ? 1 : det < -bound ? -1 : bound_factor == 0 ? 0 : orient3d_exact(t[0], t[1], t[2], x[i]);
+  }
+  return s;
+}
+
+// The test's logic over a predicate policy P (static orient3(a,b,c,d), orient2(a,b,c,k) and
+// the flags below, all false in the certified test). Planted faults (harness/pairs) and the
+// published plain-double Guigue–Devillers instantiate it with other policies.
+struct TriangleTestPolicy {
+  static int orient3(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d) {
+    return orient3d(a, b, c, d);
+  }
+  static int orient2(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k) {
+    return orient2d(a, b, c, k);
+  }
+  static std::array<int, 3> sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+    return plane_sides(t, x);
+  }
+  static constexpr bool strict_interval = false;  // fault: "< 0" for "<= 0" in the final test
+  static constexpr bool drop_coplanar = false;    // fault: coplanar pairs reported disjoint
+  static constexpr bool forget_flip = false;      // fault: q's vertex order not swapped
+  static constexpr bool no_edge_crossing = false; // fault: coplanar test without edge crossings
+  static constexpr bool swapped_final = false;    // fault: q1, q2 exchanged in step 4
+};
+
+namespace detail {
+
+// The lone vertex of a triangle against the other's plane, from the three signs s (not all
+// equal and non-zero, not all zero): the index i and whether the other triangle's
+// orientation must be flipped so that s[i] >= 0 >= the other two, with s[i] > 0 unless the
+// other two are < 0. One strictly positive vertex (others <= 0): no flip. One strictly
+// negative (others >= 0): flip. Otherwise two of one strict sign and a zero: the zero one,
+// flipped if the others are positive. Then the triangle meets the other's plane along
+// [x on edge i,i+1 ; x on edge i,i+2] (one point when s[i] = 0).
+inline void lone_vertex(const std::array<int, 3>& s, int& i, bool& flip) {
+  const int pos = (s[0] > 0) + (s[1] > 0) + (s[2] > 0), neg = (s[0] < 0) + (s[1] < 0) + (s[2] < 0);
+  if (pos == 1) {
+    i = s[0] > 0 ? 0 : s[1] > 0 ? 1 : 2, flip = false;
+  } else if (neg == 1) {
+    i = s[0] < 0 ? 0 : s[1] < 0 ? 1 : 2, flip = true;
+  } else {
+    i = s[0] == 0 ? 0 : s[1] == 0 ? 1 : 2, flip = pos == 2;
+  }
+}
+
+// Coplanar triangles (P's plane projected one to one along axis k): they meet iff a vertex
+// of one lies in the other (closed) or two edges cross properly. 18 orientations.
+template <class P>
+bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::Vec3, 3>& q, int k) {
+  const int op = P::orient2(p[0], p[1], p[2], k), oq = P::orient2(q[0], q[1], q[2], k);
+  int a[3][3], b[3][3];  // a[i][j]: q_j against p's edge i; b[j][i]: p_i against q's edge j
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      a[i][j] = P::orient2(p[i], p[(i + 1) % 3], q[j], k) * op;
+      b[j][i] = P::orient2(q[j], q[(j + 1) % 3], p[i], k) * oq;
+    }
+  for (int j = 0; j < 3; ++j)
+    if (a[0][j] >= 0 && a[1][j] >= 0 && a[2][j] >= 0) return true;
+  for (int i = 0; i < 3; ++i)
+    if (b[0][i] >= 0 && b[1][i] >= 0 && b[2][i] >= 0) return true;
+  if (P::no_edge_crossing) return false;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (a[i][j] * a[i][(j + 1) % 3] < 0 && b[j][i] * b[j][(i + 1) % 3] < 0) return true;
+  return false;
+}
+
+}  // namespace detail
+
+template <class P>
+cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectionQuery& query) {
+  using cases::Vec3;
+  std::array<Vec3, 3> p = query.p, q = query.q;
+  cases::TriangleIntersectionResult r;
+  auto one_side = [](const std::array<int, 3>& s) {
+    return (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
+  };
+  // 1. p against q's plane, q against p's plane: a triangle strictly on one side of the
+  //    other's plane cannot meet it.
+  const std::array<int, 3> sp = P::sides(q, p);
+  if (one_side(sp)) return r;
+  std::array<int, 3> sq = P::sides(p, q);
+  if (one_side(sq)) return r;
+  // 2. Coplanar (all of q on p's plane; exactly then all of p on q's): switch to the 2D
+  //    test on the projection along an axis where p's normal has a non-zero component
+  //    (the largest in double, confirmed by an exact orient2d of p's projection).
+  if ((sq[0] == 0 && sq[1] == 0 && sq[2] == 0) || (sp[0] == 0 && sp[1] == 0 && sp[2] == 0)) {
+    r.coplanar = true;
+    if (P::drop_coplanar) return r;
+    const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]).cwiseAbs();
+    int k = n[0] >= n[1] && n[0] >= n[2] ? 0 : n[1] >= n[2] ? 1 : 2;
+    for (int t = 0; t < 3 && P::orient2(p[0], p[1], p[2], k) == 0; ++t) k = (k + 1) % 3;
+    r.intersect = detail::coplanar_meet<P>(p, q, k);
+    return r;
+  }
+  // 3. Both triangles cross (or touch) the line L of the two planes. Bring p's lone vertex
+  //    first (a rotation keeps p's orientation) and, if needed, swap q1, q2 so that it lies
+  //    on the non-negative side of q's plane; then the same for q against p's plane.
+  int i;
+  bool flip;
+  detail::lone_vertex(sp, i, flip);
+  p = {p[i], p[(i + 1) % 3], p[(i + 2) % 3]};
+  if (flip && !P::forget_flip) {
+    std::swap(q[1], q[2]);
+    std::swap(sq[1], sq[2]);  // q's signs against p's plane move with q's vertices
+  }
+  detail::lone_vertex(sq, i, flip);
+  q = {q[i], q[(i + 1) % 3], q[(i + 2) % 3]};
+  if (flip) std::swap(p[1], p[2]);
+  // 4. p meets L in [B, A] with A on edge p0p1, B on edge p0p2 and q in [C, D] with C on
+  //    q0q1, D on q0q2, in the order of L's direction n_p x n_q. The closed intervals
+  //    overlap iff C is not beyond A and B not beyond D; each comparison is the sign of
+  //    one orientation (no intersection point is constructed).
+  if (P::swapped_final) std::swap(q[1], q[2]);
+  const int o1 = P::orient3(p[0], p[1], q[0], q[1]);
+  if (P::strict_interval ? o1 >= 0 : o1 > 0) return r;
+  const int o2 = P::orient3(p[0], p[2], q[0], q[2]);
+  r.intersect = P::strict_interval ? o2 > 0 : o2 >= 0;
+  return r;
+}
+
+// Published methods, plain double (measured beside the certified test, not gated):
+// Möller 1997 ("A fast triangle-triangle intersection test": plane distances, intervals on
+// the planes' line projected on its largest axis, with divisions; no epsilon: a distance is
+// 0 only when it rounds to 0) and Guigue–Devillers 2003 (the logic above with plain double
+// orientation signs). Both use this file's coplanar 2D test with plain double signs for the
+// coplanar branch rather than their papers' own 2D routines.
+cases::TriangleIntersectionResult triangle_intersection_moller(const cases::TriangleIntersectionQuery& q);
+cases::TriangleIntersectionResult triangle_intersection_guigue_devillers(const cases::TriangleIntersectionQuery& q);
+
+}  // namespace contactbench::fast

@@ -1,0 +1,240 @@
+// Suite triangle_intersection: the reference against hand-derived answers, exact invariances
+// of both variants, the certified orientation predicates against the reference's exact
+// orientation on the hardest inputs, the reader's bad-input lines, the stated domain and
+// the planted faults by hand.
+#include "cases/json_input.hpp"
+#include "harness/pairs/triangle_intersection.hpp"
+#include "harness/registry.hpp"
+#include "harness/tests/test_util.hpp"
+#include "reference/src/orientation.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace contactbench;
+using cases::Vec3;
+using Query = cases::TriangleIntersectionQuery;
+
+namespace {
+
+std::vector<Query> generated(int n, bool degenerate) {
+  std::vector<Query> out;
+  for (int i = 0; i < n; ++i) {
+    auto rng = cases::query_rng(5, "triangle_intersection_test", degenerate ? "d" : "r", i);
+    const auto g = degenerate ? cases::TriangleIntersection::degenerate(rng) : cases::TriangleIntersection::random(rng);
+    if (cases::triangle_in_fast_domain(g.query)) out.push_back(g.query);
+  }
+  return out;
+}
+
+// The query with both triangles' vertices renamed by permutations a and b of {0,1,2}.
+Query permuted(const Query& q, const std::array<int, 3>& a, const std::array<int, 3>& b) {
+  return {{q.p[a[0]], q.p[a[1]], q.p[a[2]]}, {q.q[b[0]], q.q[b[1]], q.q[b[2]]}};
+}
+
+const std::array<std::array<int, 3>, 6> perms = {{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}}};
+
+bool same(const cases::TriangleIntersectionResult& a, const cases::TriangleIntersectionResult& b) {
+  return a.intersect == b.intersect && a.coplanar == b.coplanar;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(triangle_intersection)
+
+BOOST_AUTO_TEST_CASE(hand_derived_cases) {
+  // Every configuration value is among the hand-derived cases.
+  std::set<std::string> seen;
+  for (const auto& c : cases::TriangleIntersection::cases()) {
+    BOOST_TEST_CONTEXT(c.name) {
+      const auto ref = reference::triangle_intersection(c.query);
+      BOOST_TEST(ref.intersect == c.intersect);
+      BOOST_TEST(ref.coplanar == c.coplanar);
+      BOOST_TEST(ref.configuration == c.configuration);
+      BOOST_TEST((ref.coplanar_margin == 0) == c.coplanar);
+      const auto f = fast::triangle_intersection(c.query);
+      BOOST_TEST(f.intersect == c.intersect);
+      BOOST_TEST(f.coplanar == c.coplanar);
+      BOOST_TEST(reference::cgal_epick_triangles_intersect(c.query) == (c.intersect ? 1.0 : 0.0));
+      seen.insert(c.configuration);
+    }
+  }
+  BOOST_TEST(seen.size() == cases::triangle_configuration_names.size());
+  // Touching cases have a zero margin (an exactly zero orientation decided them).
+  for (const auto& c : cases::TriangleIntersection::cases())
+    if (c.configuration == "touching") BOOST_TEST(reference::triangle_intersection(c.query).intersect_margin == 0);
+}
+
+BOOST_AUTO_TEST_CASE(invariances_fast) {
+  // Renaming vertices (36 orders), swapping the triangles, a dyadic translation and a power
+  // of two scaling change neither answer; checked on degenerate and random queries against
+  // the reference's answer for the original query.
+  int checked = 0;
+  for (bool degenerate : {true, false})
+    for (const Query& q : generated(600, degenerate)) {
+      const auto ref = reference::triangle_intersection(q);
+      for (const auto& a : perms)
+        for (const auto& b : perms) {
+          const Query r = permuted(q, a, b);
+          BOOST_TEST(same(fast::triangle_intersection(r), ref));
+          BOOST_TEST(same(fast::triangle_intersection({r.q, r.p}), ref));
+        }
+      Query t = q, s = q;
+      bool exact = true;
+      const Vec3 shift(0x1p12, -0x1p9, 0x1p11);
+      for (auto* tri : {&t.p, &t.q})
+        for (Vec3& v : *tri) {
+          for (int d = 0; d < 3; ++d) {  // Knuth's two-sum: the sum is exact iff its tail is 0
+            const double hi = v[d] + shift[d], bv = hi - v[d], av = hi - bv;
+            exact = exact && (v[d] - av) + (shift[d] - bv) == 0;
+            v[d] = hi;
+          }
+        }
+      for (auto* tri : {&s.p, &s.q})
+        for (Vec3& v : *tri) v *= 0x1p-7;
+      if (exact && cases::triangle_in_fast_domain(t)) BOOST_TEST(same(fast::triangle_intersection(t), ref));
+      if (cases::triangle_in_fast_domain(s)) BOOST_TEST(same(fast::triangle_intersection(s), ref));
+      ++checked;
+    }
+  BOOST_TEST(checked > 1000);
+}
+
+BOOST_AUTO_TEST_CASE(invariances_reference) {
+  for (const Query& q : generated(150, true)) {
+    const auto ref = reference::triangle_intersection(q);
+    const auto sw = reference::triangle_intersection({q.q, q.p});
+    BOOST_TEST(same(sw, ref));
+    BOOST_TEST(sw.configuration == ref.configuration);
+    for (const auto& a : {perms[1], perms[3]})
+      BOOST_TEST(same(reference::triangle_intersection(permuted(q, a, perms[4])), ref));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(certified_orientation_against_the_exact_reference) {
+  // Hard inputs: four points of one plane (grid, exactly coplanar), the same with one
+  // coordinate moved 1-3 ulps (nearly coplanar), translated far from the origin (2^30),
+  // and points on a rotated plane rounded to double (the exact sign is decided by the
+  // roundings). The certified sign must be the reference's every time; the filter must
+  // have handed a good share to the expansion fallback; plain double must err somewhere.
+  int n = 0, fallback = 0, plain_wrong = 0, plain_2d_wrong = 0;
+  for (int i = 0; i < 20000; ++i) {
+    auto rng = cases::query_rng(3, "triangle_intersection_test", "orient", i);
+    auto grid = [&] { return Vec3(cases::dyadic(rng, 4, 64, 1), cases::dyadic(rng, 4, 64, 1), cases::dyadic(rng, 4, 64, 1)); };
+    Vec3 a, b, c, d;
+    switch (i % 3) {
+      case 0: {  // grid plane, d = a + s (b - a) + t (c - a), possibly nudged
+        a = grid(), b = grid(), c = grid();
+        d = a + cases::dyadic(rng, 3, 16, 1) * (b - a) + cases::dyadic(rng, 3, 16, 1) * (c - a);
+        break;
+      }
+      case 1: {  // far: the same translated by 2^30 (kept exact on this grid)
+        const Vec3 t = Vec3(1, -1, 1) * 0x1p30;
+        a = grid(), b = grid(), c = grid();
+        d = a + cases::dyadic(rng, 3, 16, 1) * (b - a) + cases::dyadic(rng, 3, 16, 1) * (c - a);
+        a += t, b += t, c += t, d += t;
+        break;
+      }
+      default: {  // rotated plane, rounded
+        const Eigen::Matrix3d R = cases::random_rotation(rng);
+        auto on_plane = [&] { return Vec3(R * Vec3(cases::uniform(rng, -1, 1), cases::uniform(rng, -1, 1), 0) * 1e3 + Vec3(7e3, -3e3, 1e3)); };
+        a = on_plane(), b = on_plane(), c = on_plane(), d = on_plane();
+      }
+    }
+    if (i % 3 != 2 && cases::uniform_int(rng, 0, 1)) {
+      const int k = static_cast<int>(cases::uniform_int(rng, 0, 2));
+      for (long s = cases::uniform_int(rng, 1, 3); s > 0; --s) d[k] = std::nextafter(d[k], d[k] > 0 ? 1e308 : -1e308);
+    }
+    const int exact = reference::exact::orientation(a, b, c, d);
+    BOOST_TEST(fast::orient3d(a, b, c, d) == exact);
+    BOOST_TEST(fast::orient3d_exact(a, b, c, d) == exact);
+    fallback += fast::orient3d_filter(a, b, c, d) == 2;
+    plain_wrong += fast::orient3d_plain(a, b, c, d) != exact;
+    // orient2d on the projection along z: the exact sign of a 2D determinant is the 3D
+    // orientation of the three points and a point straight above a.
+    const int k = 2, exact2 = reference::exact::orientation(a, b, c, a + Vec3(0, 0, 1));
+    BOOST_TEST(fast::orient2d(a, b, c, k) == exact2);
+    BOOST_TEST(fast::orient2d_exact(a, b, c, k) == exact2);
+    plain_2d_wrong += fast::orient2d_plain(a, b, c, k) != exact2;
+    ++n;
+  }
+  BOOST_TEST_MESSAGE("orient3d: " << fallback << " of " << n << " to the exact fallback; plain double wrong on "
+                                  << plain_wrong << ", orient2d plain wrong on " << plain_2d_wrong);
+  BOOST_TEST(fallback > n / 3);
+  BOOST_TEST(plain_wrong > 0);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_lines) {
+  const cases::Where w{"q.jsonl", "line 3"};
+  auto message = [&](const char* line) -> std::string {
+    try {
+      cases::TriangleIntersection::from_json(nlohmann::json::parse(line), w);
+    } catch (const cases::InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const char* good = R"({"p":[[0,0,0],[4,0,0],[0,4,0]],"q":[[1,1,-1],[1,1,1],[5,5,0]]})";
+  BOOST_TEST(message(good) == "accepted");
+  // Collinear at 1e160 (exactly 2^531 (1,1,1) and 3·2^531 (1,1,1)), decided exactly.
+  BOOST_TEST(message(R"({"p":[[0,0,0],["0x1p531","0x1p531","0x1p531"],["0x1.8p532","0x1.8p532","0x1.8p532"]],)"
+                     R"("q":[[1,1,-1],[1,1,1],[5,5,0]]})") ==
+             "q.jsonl: line 3: field p: degenerate triangle: the vertices are collinear (zero area), so it has no plane");
+  BOOST_TEST(message(R"({"p":[[0,0,0],[4,0,0],[0,4,0]],"q":[[1,1,1],[1,1,1],[5,5,0]]})") ==
+             "q.jsonl: line 3: field q: degenerate triangle: the vertices are collinear (zero area), so it has no plane");
+  BOOST_TEST(message(R"({"p":[[0,0,0],[4,0,0]],"q":[[1,1,-1],[1,1,1],[5,5,0]]})") ==
+             "q.jsonl: line 3: field p: a triangle has 3 vertices, not 2");
+  const std::string nan = message(R"({"p":[[0,0,0],[4,0,"nan"],[0,4,0]],"q":[[1,1,-1],[1,1,1],[5,5,0]]})");
+  BOOST_TEST(nan.find("q.jsonl: line 3: field p[1][2]") == 0, nan);
+  const std::string inf = message(R"({"p":[[0,0,0],[4,0,0],[0,4,0]],"q":[[1,1,-1],[1,"inf",1],[5,5,0]]})");
+  BOOST_TEST(inf.find("q.jsonl: line 3: field q[1][1]") == 0, inf);
+  const std::string key = message(R"({"p":[[0,0,0],[4,0,0],[0,4,0]],"q":[[1,1,-1],[1,1,1],[5,5,0]],"r":1})");
+  BOOST_TEST(key.find("q.jsonl: line 3: field r") == 0, key);
+  // Through the command line: exit 2 on bad input.
+  test::TempFile f("q.jsonl", std::string(good) + "\n" + R"({"p":[[0,0,0],[4,0,0]],"q":[[1,1,-1],[1,1,1],[5,5,0]]})" + "\n");
+  BOOST_TEST(test::run_cli({"eval", "--family", "triangle_intersection", "--input", f.str()}) == 2);
+}
+
+BOOST_AUTO_TEST_CASE(stated_domain) {
+  auto scaled = [](double s) {
+    Query q = cases::TriangleIntersection::cases()[1].query;
+    for (auto* t : {&q.p, &q.q})
+      for (Vec3& v : *t) v *= s;
+    return q;
+  };
+  BOOST_TEST(fast::triangle_intersection_in_domain(scaled(1)));
+  BOOST_TEST(fast::triangle_intersection_in_domain(scaled(0x1p-250)));   // smallest coordinate 2^-250
+  BOOST_TEST(!fast::triangle_intersection_in_domain(scaled(0x1p-251)));
+  BOOST_TEST(fast::triangle_intersection_in_domain(scaled(0x1p297)));    // largest 5·2^297 < 2^300
+  BOOST_TEST(!fast::triangle_intersection_in_domain(scaled(0x1p298)));
+  // The reference answers outside the domain too, the same way (scaling is exact here).
+  BOOST_TEST(reference::triangle_intersection(scaled(0x1p-1000)).intersect);
+  BOOST_TEST(reference::triangle_intersection(scaled(0x1p900)).intersect);
+  // Stated bounds: exact decisions.
+  BOOST_TEST(fast::triangle_intersection_bounds(scaled(1)).intersect == 0);
+  BOOST_TEST(fast::triangle_intersection_bounds(scaled(1)).coplanar == 0);
+}
+
+BOOST_AUTO_TEST_CASE(planted_faults_by_hand) {
+  using namespace harness;
+  auto find = [](const char* name) {
+    for (const auto& c : cases::TriangleIntersection::cases())
+      if (c.name == name) return c.query;
+    throw std::runtime_error(name);
+  };
+  auto wrong = [](auto fault, const Query& q) {
+    using F = decltype(fault);
+    return judge(TriangleIntersectionPair::compare(q, reference::triangle_intersection(q), F::fast(q)),
+                 Agreement::exact) == Verdict::wrong;
+  };
+  BOOST_TEST(wrong(TriangleIntersectionFault<DropCoplanarPolicy>{}, find("coplanar_overlap")));
+  BOOST_TEST(wrong(TriangleIntersectionFault<NoEdgeCrossPolicy>{}, find("coplanar_star")));
+  BOOST_TEST(!wrong(TriangleIntersectionFault<NoEdgeCrossPolicy>{}, find("coplanar_overlap")));
+  // vertex_on_edge: the lone vertex q0 lies on p's plane: the final orientations are 0.
+  BOOST_TEST(wrong(TriangleIntersectionFault<StrictTouchPolicy>{}, find("vertex_on_edge")));
+  BOOST_TEST(!wrong(TriangleIntersectionFault<StrictTouchPolicy>{}, find("crossing")));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
