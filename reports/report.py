@@ -394,6 +394,40 @@ def coverage_html(fam):
     return "".join(out)
 
 
+def published_html(check):
+    """Per family with published methods: the wrong rate of its own fast variant and of each
+    published method per regime tag of the generated queries (out-of-domain queries apart)."""
+    out = []
+    for own in honest(check):
+        if "published_method_of" in own:
+            continue
+        methods = [f for f in check["families"] if f.get("published_method_of") == own["family"]]
+        if not methods or not isinstance(own.get("by_regime"), dict):
+            continue
+        variants = [own] + methods
+
+        def rate(f, tag):
+            c = (f.get("by_regime") or {}).get(tag)
+            if not c:
+                return "—"
+            judged = c["queries"] - c.get("out_of_domain", 0)
+            if judged <= 0:
+                return "—"
+            pct = 100.0 * c["wrong"] / judged
+            text = f'{c["wrong"]:,} / {judged:,} ({pct:.1f}%)'
+            return (text, "bad") if c["wrong"] and f is own else text
+
+        tags = sorted(own["by_regime"], key=lambda t: t.split("=", 1))
+        rows = [list(t.partition("=")[::2]) + [rate(f, t) for f in variants] for t in tags]
+        out.append(f'<h3 id="published-{esc(common.safe_name(own["family"]))}">{esc(own["family"])}</h3>\n')
+        out.append(paragraph(
+            "Wrong answers per regime of the generated queries (wrong / judged, out-of-domain "
+            "queries excluded), the family's own fast variant first: the published methods are "
+            "judged by the same rule but do not gate."))
+        out.append(table(["axis", "value"] + [f["family"] for f in variants], rows))
+    return "".join(out)
+
+
 def mutation_html(check):
     """Planted faults per family: found (judged wrong at least once) / planted, and by what."""
     faults = [f for f in check["families"] if "planted_fault_of" in f]
@@ -504,6 +538,10 @@ def main(argv=None):
         body.append("<h2>Families</h2>\n")
         for fam in honest(check):
             body.append(family_html(fam, args.out))
+        published = published_html(check)
+        if published:
+            body.append("<h2>Published methods: wrong rates by input class</h2>\n")
+            body.append(published)
         body.append("<h2>Mutation score</h2>\n")
         body.append(mutation_html(check))
 

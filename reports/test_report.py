@@ -206,6 +206,13 @@ class Failures(Tmp):
         self.assertIn(f"(published method of {doc['families'][0]['family']}, not gated)", page)
         self.assertIn("<td>7</td>", page)
         self.assertNotIn('<td class="bad">7</td>', page)
+        # ... and a wrong-rate table by input class beside the family's own variant.
+        self.assertIn("Published methods: wrong rates by input class", page)
+        own = doc["families"][0]
+        tag, c = next(iter(sorted(own["by_regime"].items())))
+        judged = c["queries"] - c.get("out_of_domain", 0)
+        if judged > 0:
+            self.assertIn(f'{c["wrong"]:,} / {judged:,} ({100.0 * c["wrong"] / judged:.1f}%)', page)
 
     def test_missing_inputs_say_what_is_missing(self):
         results = self.tmp / "empty"
