@@ -45,13 +45,6 @@ double read_double(const nlohmann::json& obj, const std::string& key, const Wher
   return parse_number(require(obj, key, where, prefix), prefix + key, where);
 }
 
-double read_nonnegative(const nlohmann::json& obj, const std::string& key, const Where& where,
-                        const std::string& prefix) {
-  const double d = read_double(obj, key, where, prefix);
-  if (d < 0) where.fail(prefix + key, fmt::format("must not be negative, got {}", d));
-  return d;
-}
-
 std::vector<double> read_double_array(const nlohmann::json& obj, const std::string& key,
                                       const Where& where, const std::string& prefix) {
   const auto& v = require(obj, key, where, prefix);

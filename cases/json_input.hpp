@@ -1,4 +1,4 @@
-// Reading validated values out of JSON case files and JSON Lines query files. Every
+// Reading validated values out of JSON files and JSON Lines query files. Every
 // failure becomes one InputError line naming file, record and field.
 #pragma once
 #include "cases/common.hpp"
@@ -34,9 +34,6 @@ std::vector<std::array<int, 3>> read_index_triples(const nlohmann::json& obj,
 // A JSON integer (not a float, not a string) in [lo, hi].
 long long read_integer(const nlohmann::json& obj, const std::string& key, long long lo,
                        long long hi, const Where& where, const std::string& prefix = "");
-// A non-negative finite double (radii, lengths).
-double read_nonnegative(const nlohmann::json& obj, const std::string& key, const Where& where,
-                        const std::string& prefix = "");
 const nlohmann::json& require(const nlohmann::json& obj, const std::string& key,
                               const Where& where, const std::string& prefix = "");
 
