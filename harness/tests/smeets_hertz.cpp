@@ -103,6 +103,22 @@ BOOST_AUTO_TEST_CASE(meshed_spheres_bracketed_and_converging) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(one_pair_covering_the_disc_by_hand) {
+  // 20 triangles, δ/R = 0.005: the contact disc (r_c ≈ 0.07 R) lies inside one pair's S. With
+  // a single pair in contact the tiling argument puts all of the disc in its S, so A = π r_c²
+  // and c ∈ S (h = 0, δ_t = δ): F = p(0) π r_c² with p(0) = (2E*/π) sqrt(δ/R*) and
+  // r_c² = R² − (R − δ/2)² = Rδ − δ²/4; over Hertz, with R* = R/2: F/F_H = 3 (1 − δ/(4R)).
+  const double overlap = 0.005;
+  const HertzRow r = hertz_row(cases::icosphere(0, 1.0), 0, 1.0, 1e6, overlap);
+  BOOST_TEST_REQUIRE(r.contact_pairs == 1);
+  // The same with the facets' spheres as built (radius R (1 + 2^-40), centres 2R − δ apart).
+  const double R = 1, Re = R * (1 + 0x1p-40), delta = overlap * R, ds = 2 * Re - (2 * R - delta);
+  const double rc2 = Re * Re - (R - delta / 2) * (R - delta / 2);
+  const double p0 = 2 * 1e6 / std::numbers::pi * std::sqrt(ds / (Re / 2));
+  BOOST_TEST(std::abs(r.force / (p0 * std::numbers::pi * rc2) - 1) <= 1e-12);
+  BOOST_TEST(std::abs(r.force / r.hertz - 3 * (1 - overlap / 4)) <= 1e-8);  // the 2^-40: ~1e-9
+}
+
 BOOST_AUTO_TEST_CASE(fast_sum_matches_reference_sum_on_80_triangles) {
   // Every candidate pair at 80 triangles through both kernels: no `wrong` verdict, and the
   // summed force agrees to rounding.
