@@ -11,6 +11,8 @@
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
+#include "harness/scenarios/smeets_figures.hpp"
+#include "harness/scenarios/smeets_hertz.hpp"
 #include "harness/scenarios/square_drop.hpp"
 
 
@@ -158,6 +160,13 @@ const std::vector<Scenario>& scenarios() {
        "the book's mass-spring square dropped on an IPC-barrier ground: fast (double) and "
        "reference (MPFR-128, exact CCD) runs, per-step positions, iterations, energies",
        &run_square_drop},
+      {"smeets_figures",
+       "Smeets figures S1, S2 and delta_t(h) from exact constructions, reference and fast kernels",
+       &run_smeets_figures},
+      {"smeets_hertz",
+       "force between two meshed spheres (icospheres, 20 ... 20,480 triangles) summed over "
+       "rounded-triangle facet pairs against Hertz; fast sweep, reference spot checks",
+       &run_smeets_hertz},
   };
   return table;
 }
