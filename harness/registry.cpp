@@ -10,6 +10,7 @@
 #include "harness/pairs/triangle_intersection.hpp"
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
+#include "harness/scenarios/pfc_static.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
 #include "harness/scenarios/square_drop.hpp"
 
@@ -158,6 +159,11 @@ const std::vector<Scenario>& scenarios() {
        "the book's mass-spring square dropped on an IPC-barrier ground: fast (double) and "
        "reference (MPFR-128, exact CCD) runs, per-step positions, iterations, energies",
        &run_square_drop},
+      {"pfc_static",
+       "PFC faceted-wall resolution, static (Figures 7 and 8): active contacts and effective "
+       "normal stiffness on a rough wall against the cutoff angle; wedge sliver and stacked "
+       "segments, reduced vs full; fast vs reference",
+       &run_pfc_static},
   };
   return table;
 }
