@@ -180,7 +180,7 @@ int run_pfc_static(const ScenarioOptions& o) {
   const int seed = in.get_int("seed", 1, 0, 1 << 30);
   std::vector<int> thetas = {0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 60, 90, 180};
   thetas = in.get_int_list("thetas", thetas, 0, 180);
-  const double wedge_height = in.get_positive("wedge_height", 1.0 / 16);
+  const double wedge_height = in.get_positive("wedge_height", 1.0 / 4);
   const int layers = in.get_int("layers", 3, 2, 6);
   in.done();
 

@@ -78,15 +78,18 @@ def rough_wall_figure(rough, out_dir):
     rows = rough["rows"]
     th = [r["theta_deg"] for r in rows]
     fig, (ax1, ax2) = common.plt.subplots(1, 2, figsize=(11, 4.2))
+    style = {"reduced": dict(marker="o", markersize=9, linewidth=3.5, alpha=0.45),
+             "full": dict(marker=".", markersize=6, linewidth=1.2)}  # full drawn over reduced
     for mode in MODES:
         c = COLOURS[mode]
-        ax1.plot(th, [r[mode]["effective"] for r in rows], "o-", color=c,
+        ax1.plot(th, [r[mode]["effective"] for r in rows], color=c, **style[mode],
                  label=f"{mode}: active contacts with PC logic")
         ax1.plot(th, [r[mode]["active"] for r in rows], "--", color=c,
-                 label=f"{mode}: active contacts without PC logic")
-        ax2.plot(th, [r[mode]["k_eff"] for r in rows], "o-", color=c, label=f"{mode}: with PC logic")
+                 linewidth=style[mode]["linewidth"], label=f"{mode}: active contacts without PC logic")
+        ax2.plot(th, [r[mode]["k_eff"] for r in rows], color=c, **style[mode],
+                 label=f"{mode}: with PC logic")
         ax2.plot(th, [r[mode]["k_no_pc"] for r in rows], "--", color=c,
-                 label=f"{mode}: without PC logic")
+                 linewidth=style[mode]["linewidth"], label=f"{mode}: without PC logic")
     ax2.axhline(1, color="black", linewidth=0.8, linestyle=":", label="one facet (flat wall)")
     for ax in (ax1, ax2):
         ax.set_xscale("symlog", linthresh=10)
@@ -110,6 +113,8 @@ def rough_wall_figure(rough, out_dir):
                f"facet's stiffness; proximity contacts merge them as Θ grows, down to "
                f"{r1['reduced']['effective']} at Θ = {r1['theta_deg']}° "
                f"(k_eff {r1['reduced']['k_eff']:.2f} k_n).")
+    if all(r["reduced"]["effective"] == r["full"]["effective"] for r in rows):
+        caption += " Full mode coincides with reduced here (no segment meets another facet)."
     return common.figure_html(name, caption)
 
 
@@ -121,10 +126,11 @@ def rough_wall_map(rough, out_dir):
     v, f = rough["mesh"]["vertices"], rough["mesh"]["facets"]
     cx, cy, cz = rough["centre"]
     R = rough["radius"]
-    reach = (R * R - (cz - R) ** 2 + 2 * R * 0.05) ** 0.5  # footprint of the ball, with margin
+    wps = [p for r in rows for m in MODES for p in r[m].get("active_wall_points", [])]
+    reach = 1.5 * max([((p[0] - cx) ** 2 + (p[1] - cy) ** 2) ** 0.5 for p in wps] + [0.05 * R])
     tri = Triangulation([p[0] for p in v], [p[1] for p in v], f)
     fig, ax = common.new_figure(6.8, 6)
-    tc = ax.tripcolor(tri, [p[2] for p in v], shading="gouraud", cmap="gray")
+    tc = ax.tripcolor(tri, [p[2] for p in v], shading="gouraud", cmap="gray", alpha=0.8)
     ax.triplot(tri, color="#bbbbbb", linewidth=0.3)
     fig.colorbar(tc, ax=ax, label="wall height z (length units)")
     red = pick["reduced"]
@@ -139,7 +145,7 @@ def rough_wall_map(rough, out_dir):
         ax.scatter(wp[0], wp[1], s=60, marker="o", zorder=3, edgecolors="black",
                    color="white" if g is None else cmap(g % 10))
     full_wp = pick["full"].get("active_wall_points", [])
-    ax.scatter([p[0] for p in full_wp], [p[1] for p in full_wp], s=25, marker="x", color="red",
+    ax.scatter([p[0] for p in full_wp], [p[1] for p in full_wp], s=14, marker="x", color="black",
                zorder=4, label="active in full mode")
     ax.scatter([], [], s=60, edgecolors="black", color="white", label="active (reduced), alone")
     ax.scatter([], [], s=60, edgecolors="black", color=cmap(0),
@@ -153,8 +159,8 @@ def rough_wall_map(rough, out_dir):
     ax.set_title("Rough wall under the ball: active wall points")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.12))
     name = common.save_figure(fig, out_dir, f"{SCENARIO}_rough_wall_map")
-    caption = (f"{red['active']} active contacts, {red['active_vertex']} of them at vertices "
-               f"(the peaks nearest the centre); at Θ = {pick['theta_deg']}° they form "
+    caption = (f"{red['active']} active contacts, {red['active_vertex']} of them at vertices; "
+               f"at Θ = {pick['theta_deg']}° they form "
                f"{red['proximity']} proximity contacts, {red['effective']} contacts in all.")
     return common.figure_html(name, caption)
 
@@ -212,8 +218,13 @@ def sliver_figure(slivers, out_dir):
             ax.add_patch(Circle((cx, cz), R, facecolor="#e8f0ff", edgecolor="#4060a0"))
             for k, (x0, z0), (x1, z1) in cuts:
                 ax.plot([x0, x1], [z0, z1], color="black", linewidth=2)
-                ax.annotate(f"facet {k}", (x1, z1), textcoords="offset points", xytext=(4, 2 - 10 * (k % 2)),
-                            fontsize=8)
+                # labels inside the view, staggered along x; the highest facet's above its line
+                xl = min(max(cx + (0.9 - 0.35 * (k % 3)) * R, x0), x1)
+                zl = z0 + (z1 - z0) * ((xl - x0) / (x1 - x0) if x1 != x0 else 0)
+                above = all(zl >= za + (zb - za) * ((xl - xa) / (xb - xa) if xb != xa else 0)
+                            for _, (xa, za), (xb, zb) in cuts if xa <= xl <= xb)
+                ax.annotate(f"facet {k}", (xl, zl), textcoords="offset points",
+                            xytext=(0, 4 if above else -11), fontsize=8, ha="center")
             n_active = 0
             for c in s[mode]["contacts"]:
                 wx, wz = c["wall_point"][0], c["wall_point"][2]
@@ -273,10 +284,10 @@ def cost_html(results_dir, out_dir):
         ks = sorted(set(per_k.get("fast", {})) & set(per_k.get("reference", {})))
         caption = "Time per resolution against the number of facet contacts, log–log."
         if ks:
-            caption += (f" Fast is {common.fmt_ratio(per_k['reference'][ks[0]] / per_k['fast'][ks[0]])}"
-                        f" faster than the reference at k = {ks[0]} and "
-                        f"{common.fmt_ratio(per_k['reference'][ks[-1]] / per_k['fast'][ks[-1]])}"
-                        f" at k = {ks[-1]}.")
+            ratios = [per_k["reference"][k] / per_k["fast"][k] for k in ks]
+            caption += (f" Fast is {common.fmt_ratio(min(ratios))} to "
+                        f"{common.fmt_ratio(max(ratios))} faster than the reference over "
+                        f"k = {ks[0]} … {ks[-1]}.")
         out.append(common.figure_html(name, caption))
         rows = [[k] + [common.fmt_ns(per_k[i][k]) if k in per_k.get(i, {}) else "—"
                        for i in ("reference", "fast")]
@@ -292,7 +303,8 @@ def cost_html(results_dir, out_dir):
             if ("pfc_resolution", case, "reference") in bench.ns
             and ("pfc_resolution", case, "fast") in bench.ns]
     if sets:
-        out.append(common.paragraph("The family's generated query sets (mean over the set):"))
+        out.append(common.paragraph("The family's generated query sets (time per query, cycling "
+                                    "over each set):"))
         out.append(common.table(["query set", "reference", "fast", "reference / fast"], sets))
     if not out:
         return common.paragraph(f"{results_dir}/bench.json has no pfc_resolution entries.",
