@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(header_names_schema_and_scenario) {
 
 // Every registered scenario rejects a key it does not take, before any output.
 BOOST_AUTO_TEST_CASE(every_scenario_rejects_an_unknown_key) {
-  BOOST_TEST(scenarios().size() == 4u);
+  BOOST_TEST(scenarios().size() == 5u);
   for (const auto& s : scenarios()) {
     const auto o = with({{"no_such_key", "1"}});
     const std::string msg = input_error([&] { s.run(o); });
@@ -147,6 +147,7 @@ BOOST_AUTO_TEST_CASE(every_scenario_rejects_a_malformed_value) {
       {"square_drop", "n_seg", "0"},
       {"square_drop", "steps", "1e3"},
       {"square_drop", "precision", "64"},
+      {"pfc_static", "thetas", "0,200"},
   };
   for (const auto& [name, key, value] : bad) {
     const Scenario* s = find_scenario(name);
