@@ -77,30 +77,36 @@ Summary summarize(const cases::PfcResult& r, const Vec3& wall_normal) {
   return s;
 }
 
-namespace {
-
-cases::PfcQuery make_query(cases::Mesh m, Vec3 x, double r, cases::PfcMode mode, double c) {
+cases::PfcQuery ball_query(std::shared_ptr<const cases::Mesh> wall, const Vec3& x, double r,
+                           cases::PfcMode mode, double cos_cutoff) {
   cases::PfcQuery q;
-  q.wall = std::make_shared<const cases::Mesh>(std::move(m));
+  q.wall = std::move(wall);
   q.centre = x;
   q.radius = r;
   q.mode = mode;
-  q.cos_cutoff = c;
+  q.cos_cutoff = cos_cutoff;
   return q;
 }
 
-}  // namespace
+std::vector<int> active_facets(const cases::PfcResult& r) {
+  std::vector<int> out;
+  for (const auto& c : r.contacts)
+    if (c.active) out.push_back(c.facet);
+  return out;
+}
 
 cases::PfcQuery wedge_query(double wedge_height, cases::PfcMode mode) {
-  return make_query(cases::pfc_wedge_wall(1, wedge_height), {2, 1, 1}, 1.5, mode, 1);
+  return ball_query(std::make_shared<const cases::Mesh>(cases::pfc_wedge_wall(1, wedge_height)),
+                    {2, 1, 1}, 1.5, mode, 1);
 }
 
 cases::PfcQuery segments_query(int layers, double spacing, cases::PfcMode mode) {
   const cases::Vec2 pattern[3] = {{0, 0}, {0.25, 0}, {0, 0.25}};
   std::vector<cases::Vec2> shift;
   for (int i = 0; i < layers; ++i) shift.push_back(pattern[i % 3]);
-  return make_query(cases::pfc_segments_wall(1, spacing, layers, shift, false), {0, 0, 0.5}, 1.25,
-                    mode, 1);
+  return ball_query(std::make_shared<const cases::Mesh>(
+                        cases::pfc_segments_wall(1, spacing, layers, shift, false)),
+                    {0, 0, 0.5}, 1.25, mode, 1);
 }
 
 }  // namespace pfc_static
@@ -110,13 +116,6 @@ namespace {
 using cases::Vec3;
 using nlohmann::json;
 using namespace pfc_static;
-
-std::vector<int> active_facets(const cases::PfcResult& r) {
-  std::vector<int> out;
-  for (const auto& c : r.contacts)
-    if (c.active) out.push_back(c.facet);
-  return out;
-}
 
 // One resolution as the scenario uses it: the reference's result when the reference ran
 // (the oracle), else fast's; with both, the family's verdict and fast's active set.
@@ -216,13 +215,7 @@ int run_pfc_static(const ScenarioOptions& o) {
     json row = {{"theta_deg", deg}, {"cos_cutoff", c}};
     std::string line = fmt::format("  {:5}  {:<20.17g}", deg, c);
     for (auto mode : {cases::PfcMode::reduced, cases::PfcMode::full}) {
-      cases::PfcQuery q;
-      q.wall = wall;
-      q.centre = centre;
-      q.radius = R;
-      q.mode = mode;
-      q.cos_cutoff = c;
-      const auto r = resolve(q, run_fast, run_ref);
+      const auto r = resolve(ball_query(wall, centre, R, mode, c), run_fast, run_ref);
       const auto s = summarize(r.result, N);
       json m = {{"contacts", s.contacts}, {"positive", s.positive}, {"active", s.active},
                 {"active_face", s.active_face}, {"active_edge", s.active_edge},

@@ -18,6 +18,8 @@
 #include "harness/scenario.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace contactbench::harness {
 
@@ -52,6 +54,12 @@ struct Summary {
   double k_eff = 0, k_no_pc = 0;
 };
 Summary summarize(const cases::PfcResult& r, const Vec3& wall_normal);
+
+// The query of a ball (centre x, radius r) against `wall`, all sides active, no previous step.
+cases::PfcQuery ball_query(std::shared_ptr<const cases::Mesh> wall, const Vec3& x, double r,
+                           cases::PfcMode mode, double cos_cutoff);
+// The facets of the active contacts, ascending.
+std::vector<int> active_facets(const cases::PfcResult& r);
 
 // Figure 8's walls, as the scenario builds them: (a) pfc_wedge_wall(1, wedge_height) with the
 // ball at (2, 1, 1), R = 1.5; (b) pfc_segments_wall(1, spacing, layers, shifts, false) with

@@ -23,24 +23,6 @@ namespace {
 const Vec3 up(0, 0, 1);
 const int thetas[] = {0, 1, 2, 5, 10, 20, 30, 45, 60, 90, 120, 180};
 
-PfcQuery over(std::shared_ptr<const cases::Mesh> wall, Vec3 x, double r, PfcMode mode,
-              double c) {
-  PfcQuery q;
-  q.wall = std::move(wall);
-  q.centre = x;
-  q.radius = r;
-  q.mode = mode;
-  q.cos_cutoff = c;
-  return q;
-}
-
-std::vector<int> active(const cases::PfcResult& r) {
-  std::vector<int> out;
-  for (const auto& c : r.contacts)
-    if (c.active) out.push_back(c.facet);
-  return out;
-}
-
 // Fast agrees with the reference: verdict agree, or boundary when the active sets differ.
 void fast_agrees(const PfcQuery& q) {
   const auto e = harness::evaluate<harness::PfcResolutionPair>(q);
@@ -72,7 +54,7 @@ BOOST_AUTO_TEST_CASE(flat_wall_one_active_contact_for_every_theta) {
   const auto wall = std::make_shared<const cases::Mesh>(rough_wall(32, 1.0 / 32, 0, 1));
   for (auto mode : {PfcMode::reduced, PfcMode::full})
     for (int deg : thetas) {
-      const auto q = over(wall, centre, 1, mode, cos_of_degrees(deg));
+      const auto q = ball_query(wall, centre, 1, mode, cos_of_degrees(deg));
       const auto s = summarize(reference::pfc_resolution(q), up);
       BOOST_TEST(s.positive > 1);
       BOOST_TEST(s.active == 1);
@@ -97,11 +79,11 @@ BOOST_AUTO_TEST_CASE(rough_wall_count_non_increasing_in_theta) {
       std::vector<int> first;
       int last = 1 << 30;
       for (int deg : thetas) {
-        const auto q = over(wall, centre, 1, mode, cos_of_degrees(deg));
+        const auto q = ball_query(wall, centre, 1, mode, cos_of_degrees(deg));
         const auto r = reference::pfc_resolution(q);
         const auto s = summarize(r, up);
-        if (deg == 0) first = active(r);
-        BOOST_TEST(active(r) == first);
+        if (deg == 0) first = active_facets(r);
+        BOOST_TEST(active_facets(r) == first);
         BOOST_TEST(s.effective <= last, "seed " << seed << " Theta " << deg);
         last = s.effective;
         if (deg == 180) BOOST_TEST(s.effective == 1);
@@ -133,14 +115,14 @@ BOOST_AUTO_TEST_CASE(v_groove_stiffness_by_hand) {
   const double b = 0.5, a = b * (std::sqrt(2.0) - 1);
   const double c22 = std::cos(std::acos(-1.0) / 8);
   for (auto mode : {PfcMode::reduced, PfcMode::full}) {
-    const auto q0 = over(wall, {-a, 1, b}, 0.75, mode, 1);
+    const auto q0 = ball_query(wall, {-a, 1, b}, 0.75, mode, 1);
     const auto r0 = reference::pfc_resolution(q0);
-    BOOST_TEST((active(r0) == std::vector<int>{0, 3}));
+    BOOST_TEST((active_facets(r0) == std::vector<int>{0, 3}));
     const auto s0 = summarize(r0, up);
     BOOST_TEST(s0.effective == 2);
     BOOST_TEST(s0.proximity == 0);
     BOOST_TEST(std::abs(s0.k_eff - 1.5) < 1e-12);
-    const auto q60 = over(wall, {-a, 1, b}, 0.75, mode, cos_of_degrees(60));
+    const auto q60 = ball_query(wall, {-a, 1, b}, 0.75, mode, cos_of_degrees(60));
     const auto s60 = summarize(reference::pfc_resolution(q60), up);
     BOOST_TEST(s60.effective == 1);
     BOOST_TEST(s60.proximity == 1);
@@ -157,10 +139,10 @@ BOOST_AUTO_TEST_CASE(v_groove_stiffness_by_hand) {
 // crosses facet 1 at (2, 1, 1/32), inside it; facet 1's overlap is larger, so facet 0 goes.
 BOOST_AUTO_TEST_CASE(figure8_wedge_full_leaves_one) {
   const auto r = reference::pfc_resolution(wedge_query(1.0 / 16, PfcMode::reduced));
-  BOOST_TEST((active(r) == std::vector<int>{0, 1}));
+  BOOST_TEST((active_facets(r) == std::vector<int>{0, 1}));
   BOOST_TEST(r.links.empty());
   const auto f = reference::pfc_resolution(wedge_query(1.0 / 16, PfcMode::full));
-  BOOST_TEST((active(f) == std::vector<int>{1}));
+  BOOST_TEST((active_facets(f) == std::vector<int>{1}));
   fast_agrees(wedge_query(1.0 / 16, PfcMode::reduced));
   fast_agrees(wedge_query(1.0 / 16, PfcMode::full));
 }
@@ -170,11 +152,11 @@ BOOST_AUTO_TEST_CASE(figure8_wedge_full_leaves_one) {
 // segments to the lower two pass through facet 0 at (0, 0, 0), inside it: only facet 0 stays.
 BOOST_AUTO_TEST_CASE(figure8_segments_full_leaves_one) {
   const auto r = reference::pfc_resolution(segments_query(3, 0.25, PfcMode::reduced));
-  BOOST_TEST((active(r) == std::vector<int>{0, 1, 2}));
+  BOOST_TEST((active_facets(r) == std::vector<int>{0, 1, 2}));
   BOOST_TEST(r.contacts[0].overlap == 0.75);
   BOOST_TEST(r.contacts[2].overlap == 0.25);
   const auto f = reference::pfc_resolution(segments_query(3, 0.25, PfcMode::full));
-  BOOST_TEST((active(f) == std::vector<int>{0}));
+  BOOST_TEST((active_facets(f) == std::vector<int>{0}));
   fast_agrees(segments_query(3, 0.25, PfcMode::reduced));
   fast_agrees(segments_query(3, 0.25, PfcMode::full));
 }
