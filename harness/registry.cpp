@@ -10,6 +10,7 @@
 #include "harness/pairs/triangle_intersection.hpp"
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
+#include "harness/scenarios/pfc_static.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
 #include "harness/scenarios/smeets_figures.hpp"
 #include "harness/scenarios/smeets_hertz.hpp"
@@ -167,6 +168,11 @@ const std::vector<Scenario>& scenarios() {
        "force between two meshed spheres (icospheres, 20 ... 20,480 triangles) summed over "
        "rounded-triangle facet pairs against Hertz; fast sweep, reference spot checks",
        &run_smeets_hertz},
+      {"pfc_static",
+       "PFC faceted-wall resolution, static (Figures 7 and 8): active contacts and effective "
+       "normal stiffness on a rough wall against the cutoff angle; wedge sliver and stacked "
+       "segments, reduced vs full; fast vs reference",
+       &run_pfc_static},
   };
   return table;
 }
