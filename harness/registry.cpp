@@ -11,6 +11,7 @@
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
+#include "harness/scenarios/pfc_walls.hpp"
 #include "harness/scenarios/square_drop.hpp"
 
 
@@ -158,6 +159,21 @@ const std::vector<Scenario>& scenarios() {
        "the book's mass-spring square dropped on an IPC-barrier ground: fast (double) and "
        "reference (MPFR-128, exact CCD) runs, per-step positions, iterations, energies",
        &run_square_drop},
+      {"pfc_coplanar",
+       "PFC Figures 4 and 9: sphere pressed on a coplanar multi-facet wall and translated "
+       "(prescribed), every contact mode, shear history against one large facet",
+       &run_pfc_coplanar},
+      {"pfc_convex_edge",
+       "PFC Figure 5: sphere carried around a convex edge (prescribed), every contact mode",
+       &run_pfc_convex_edge},
+      {"concave_edge",
+       "PFC Figures 6 and 11: sphere moved into a concave edge (prescribed), every contact "
+       "mode, with and without proximity contacts",
+       &run_concave_edge},
+      {"pfc_holes",
+       "PFC Figure 10: state propagation across a whole wall, a one-cell hole and a gap "
+       "(full mode, prescribed)",
+       &run_pfc_holes},
   };
   return table;
 }
