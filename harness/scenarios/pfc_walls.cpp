@@ -384,7 +384,7 @@ int run_pfc_convex_edge(const ScenarioOptions& o) {
   auto at = [&](double s) {
     if (s <= 0) return Vec3(s, y0, rho);
     if (s <= arc) return Vec3(rho * std::sin(s / rho), y0, rho * std::cos(s / rho));
-    return Vec3(rho * std::sin(angle), y0, rho * std::cos(angle)) + (s - arc) * down;
+    return Vec3(Vec3(rho * std::sin(angle), y0, rho * std::cos(angle)) + (s - arc) * down);
   };
   std::vector<Vec3> path;
   std::vector<double> pos;
@@ -441,7 +441,7 @@ int run_concave_edge(const ScenarioOptions& o) {
   const auto wall = std::make_shared<const cases::Mesh>(
       extruded_wall(fold_profile(len, angle, strips), 0.1, 2));
   const Vec3 up(std::cos(angle), 0, std::sin(angle));
-  auto at = [&](double s) { return s <= 0 ? Vec3(xk + s, y0, rho) : Vec3(xk, y0, rho) + s * up; };
+  auto at = [&](double s) { return s <= 0 ? Vec3(xk + s, y0, rho) : Vec3(Vec3(xk, y0, rho) + s * up); };
   std::vector<Vec3> path;
   std::vector<double> pos;
   make_path(c, -0.5 * len, 0.5 * len, at, path, pos);
