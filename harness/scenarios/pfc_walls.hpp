@@ -13,8 +13,10 @@
 // Each runs in every contact mode (raw, smoothed, pfc_reduced, pfc_full, pfc_pc; pfc_holes:
 // pfc_full) with the fast and the reference kernels in lockstep: the active sets are
 // compared at every step (a difference that pfc_resolution's comparison rule excuses on the
-// fast run's query is `boundary`, reported; any other is `wrong`, exit 1), and the contact
-// forces within a bound derived from the fast kernel's stated bounds (pfc_walls.cpp).
+// fast run's query is `boundary`, reported; one where both runs' own queries agree but the
+// inputs carried from an earlier boundary step differ is `history`, reported; any other is
+// `wrong`, exit 1), and the contact forces within a bound derived from the fast kernel's
+// stated bounds (pfc_walls.cpp) unless a boundary step made the runs part.
 // `contactbench run <name>` writes <out_dir>/<name>.json (schema contactbench.run/1).
 #pragma once
 #include "harness/scenario.hpp"
@@ -55,6 +57,7 @@ struct Series {
   std::vector<int> active, acting, proximity;  // resolution's active contacts, acting contacts
                                                // (a PC counts once), proximity contacts
   std::vector<std::vector<Vec3>> normals;      // acting contacts' normals (towards the sphere)
+  std::vector<std::vector<double>> normal_force;  // acting contacts' normal forces (N)
   std::vector<std::vector<int>> facets;        // acting contacts' first facets
   std::vector<std::vector<std::string>> why;   // acting contacts' inheritance reasons
   std::vector<std::string> signature;          // active set: facets, PC groups, inheritance
@@ -69,8 +72,9 @@ std::string signature(const dem::Stepper<K>& st);
 // boundary; the sphere starts at path[0]).
 struct Lockstep {
   Series fast, reference;
-  long steps = 0, agree = 0, boundary = 0, wrong = 0;
+  long steps = 0, agree = 0, boundary = 0, history = 0, wrong = 0;
   std::vector<long> boundary_steps, wrong_steps;
+  std::vector<std::array<std::string, 2>> wrong_detail;  // fast and reference signatures (first 5)
   double max_force_difference = 0;  // N
   double force_bound = 0;           // N
 };
