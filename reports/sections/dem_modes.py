@@ -54,6 +54,9 @@ def measures(rolling, concave):
         for t in rolling["trough"]:
             if t["mode"] in out and t["resolution"] == n:
                 out[t["mode"]]["period_error"] = t.get("period_error")
+            if t["mode"] in out and res and t["resolution"] == res[-1]:
+                out[t["mode"]]["period_error_finest"] = t.get("period_error")
+                out[t["mode"]]["finest_n"] = res[-1]
         for m in out:
             out[m]["trough_n"] = n
     if concave:
@@ -64,30 +67,37 @@ def measures(rolling, concave):
     return out
 
 
-def figure(data, out_dir):
-    panels = [("loss_grid", "speed lost per edge crossing,\ngrid plane (m/s)", False),
-              ("bump_grid", "largest vertical bump,\ngrid plane (m)", True),
-              ("period_error", "|trough period error|\n(relative)", True),
-              ("jump", "largest step change of the\ncontact force, concave edge (N)", False)]
-    fig, axes = common.plt.subplots(1, 4, figsize=(13, 3.8))
-    for ax, (key, label, log) in zip(axes, panels):
+def figure(data, rolling, out_dir):
+    panels = [("loss_grid", "speed lost per edge crossing,\ngrid plane (m/s)"),
+              ("bump_grid", "largest vertical bump,\ngrid plane (m)"),
+              (None, "|trough period error| (relative)"),
+              ("jump", "largest step change of the\ncontact force, concave edge (N)")]
+    fig, axes = common.plt.subplots(1, 4, figsize=(14, 4.0))
+    for ax, (key, label) in zip(axes, panels):
+        ax.set_ylabel(label, fontsize=8)
+        if key is None:  # period error against resolution, one line per mode
+            for m in MODES:
+                pts = sorted((t["resolution"], abs(t["period_error"])) for t in (rolling or {}).get("trough", [])
+                             if t["mode"] == m and is_number(t.get("period_error")))
+                if pts:
+                    ax.loglog([p[0] for p in pts], [max(p[1], 1e-7) for p in pts], marker="o", markersize=3,
+                              color=COLOURS[m], linewidth=1, label=m)
+            ax.set_xlabel("trough facets around the half circle n", fontsize=8)
+            ax.legend(fontsize=7)
+            continue
         vals = [data[m].get(key) for m in MODES]
         ys = [abs(v) if is_number(v) else 0 for v in vals]
         ax.bar(range(len(MODES)), ys, color=[COLOURS[m] for m in MODES])
         ax.set_xticks(range(len(MODES)))
         ax.set_xticklabels(MODES, rotation=35, ha="right", fontsize=8)
-        ax.set_ylabel(label, fontsize=8)
-        if log and any(y > 0 for y in ys):
-            ax.set_yscale("log")
         for i, v in enumerate(vals):
-            if not is_number(v):
-                ax.text(i, 0, "n/a", ha="center", va="bottom", fontsize=7)
+            ax.text(i, ys[i], f"{v:.2g}" if is_number(v) else "n/a", ha="center", va="bottom", fontsize=7)
     fig.suptitle("Contact modes on the shared cases (rolling sphere, trough, concave edge)", fontsize=10)
     fig.tight_layout()
     name = common.save_figure(fig, out_dir, "dem_modes_comparison")
     return common.figure_html(
         name, "(a) per mode: speed lost per internal edge, the largest vertical bump, the trough "
-              "period error and the largest force jump at the concave edge: lower is better")
+              "period error against resolution and the largest force jump at the concave edge: lower is better")
 
 
 def render(results_dir, out_dir):
@@ -99,9 +109,11 @@ def render(results_dir, out_dir):
     n = data["raw"].get("trough_n")
     rows = [[m, common.fmt_sci(data[m].get("loss_grid")), common.fmt_sci(data[m].get("loss_irregular")),
              common.fmt_sci(data[m].get("bump_grid")), common.fmt_sci(data[m].get("period_error")),
+             common.fmt_sci(data[m].get("period_error_finest")),
              common.fmt_sci(data[m].get("jump")), common.fmt_sci(data[m].get("kink_force"))] for m in MODES]
-    out = (missing_r or "") + (missing_c or "") + figure(data, out_dir)
+    out = (missing_r or "") + (missing_c or "") + figure(data, rolling, out_dir)
     out += common.table(["mode", "speed lost per edge, grid (m/s)", "per edge, irregular (m/s)",
                          "max vertical bump, grid (m)", f"trough period error (n = {n})",
+                         f"trough period error (n = {data['raw'].get('finest_n')})",
                          "concave edge: largest |ΔF| per step (N)", "concave edge: |F| at the kink (N)"], rows)
     return out
