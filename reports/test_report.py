@@ -147,6 +147,7 @@ class FullReport(unittest.TestCase):
         ids = re.findall(r'<h[23] id="([^"]+)"', self.page)
         self.assertEqual(ids, ["family-closest_feature", "family-ccd_ground",
                                "scenario-ccd_public", "scenario-closest_feature_regions",
+                               "scenario-dem_modes", "scenario-pfc_walls",
                                "scenario-rolling_sphere", "scenario-square_drop"])
 
     def test_regime_table(self):
