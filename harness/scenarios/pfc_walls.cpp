@@ -370,6 +370,33 @@ void finish(const std::string& name, const ScenarioOptions& o, const json& doc) 
 
 }  // namespace
 
+// The fold walls of pfc_convex_edge (sign -1: the far side goes down) and concave_edge (+1):
+// parameters, wall, and the start of the JSON document.
+struct Fold {
+  Common c;
+  double angle, len, y0, rho;
+  int strips;
+  std::shared_ptr<const cases::Mesh> wall;
+  json doc;
+};
+
+Fold read_fold(const char* name, const ScenarioOptions& o, double delta, double sign) {
+  ParamReader in(name, o);
+  Fold f{read_common(in, o, delta, 0.5, 1000000), 0, 0, 0, 0, 0, nullptr, {}};
+  f.angle = in.get_double("angle_deg", 30, 1, 89) / deg;
+  f.len = in.get_positive("length", 0.1);
+  f.y0 = in.get_double("y0", 0.04);
+  f.strips = in.get_int("strips", 4, 1, 100);
+  in.done();
+  f.rho = f.c.p.radius - f.c.delta;
+  f.wall = std::make_shared<const cases::Mesh>(extruded_wall(fold_profile(f.len, sign * f.angle, f.strips), 0.1, 2));
+  f.doc = scenario_header(name);
+  f.doc["params"] = params_json(f.c);
+  f.doc["params"]["angle_deg"] = f.angle * deg;
+  f.doc["params"]["strips"] = f.strips;
+  return f;
+}
+
 // Figures 4 and 9: a coplanar grid wall (cells h, two facets each) against one large facet.
 int run_pfc_coplanar(const ScenarioOptions& o) {
   ParamReader in("pfc_coplanar", o);
@@ -416,15 +443,9 @@ int run_pfc_coplanar(const ScenarioOptions& o) {
 // centre runs on the offset path at distance R - delta: flat, an arc around the edge, the
 // slope. Path position s: arc length, 0 where the arc begins (centre above the edge).
 int run_pfc_convex_edge(const ScenarioOptions& o) {
-  ParamReader in("pfc_convex_edge", o);
-  Common c = read_common(in, o, 1e-3, 0.5, 1000000);
-  const double angle = in.get_double("angle_deg", 30, 1, 89) / deg;
-  const double len = in.get_positive("length", 0.1), y0 = in.get_double("y0", 0.04);
-  const int strips = in.get_int("strips", 4, 1, 100);
-  in.done();
-  const double rho = c.p.radius - c.delta, arc = rho * angle;
-  const auto wall = std::make_shared<const cases::Mesh>(
-      extruded_wall(fold_profile(len, -angle, strips), 0.1, 2));
+  Fold f = read_fold("pfc_convex_edge", o, 1e-3, -1);
+  const Common& c = f.c;
+  const double rho = f.rho, angle = f.angle, y0 = f.y0, arc = rho * angle;
   const Vec3 down(std::cos(angle), 0, -std::sin(angle));
   auto at = [&](double s) {
     if (s <= 0) return Vec3(s, y0, rho);
@@ -433,19 +454,16 @@ int run_pfc_convex_edge(const ScenarioOptions& o) {
   };
   std::vector<Vec3> path;
   std::vector<double> pos;
-  make_path(c, -0.6 * len, arc + 0.6 * len, at, path, pos);
+  make_path(c, -0.6 * f.len, arc + 0.6 * f.len, at, path, pos);
   std::vector<Run> runs;
-  for (auto m : dem::all_modes) runs.push_back({"convex", m, wall, {}});
-  json doc = scenario_header("pfc_convex_edge");
-  doc["params"] = params_json(c);
-  doc["params"]["angle_deg"] = angle * deg;
+  for (auto m : dem::all_modes) runs.push_back({"convex", m, f.wall, {}});
+  json& doc = f.doc;
   doc["params"]["arc"] = arc;
-  doc["params"]["strips"] = strips;
   const int rc = run_all("pfc_convex_edge", c, runs, path, pos, doc, o);
   // Activity passes: changes of the side (flat or sloping facets) of the contact carrying the
   // largest normal force; normal step: the largest step of that contact's normal, against the
   // arc's own step v dt / rho.
-  const int flat_facets = 2 * 2 * strips;
+  const int flat_facets = 2 * 2 * f.strips;
   json summary = json::array();
   for (const auto& r : runs) {
     const Series& s = r.out.fast;
@@ -481,27 +499,18 @@ int run_pfc_convex_edge(const ScenarioOptions& o) {
 // the offset path, x_k = -(R - delta) tan(angle/2)), then parallel to the ramp. Path
 // position s: arc length, 0 at the kink.
 int run_concave_edge(const ScenarioOptions& o) {
-  ParamReader in("concave_edge", o);
-  Common c = read_common(in, o, 2e-3, 0.5, 1000000);
-  const double angle = in.get_double("angle_deg", 30, 1, 89) / deg;
-  const double len = in.get_positive("length", 0.1), y0 = in.get_double("y0", 0.04);
-  const int strips = in.get_int("strips", 4, 1, 100);
-  in.done();
-  const double rho = c.p.radius - c.delta, xk = -rho * std::tan(angle / 2);
-  const auto wall = std::make_shared<const cases::Mesh>(
-      extruded_wall(fold_profile(len, angle, strips), 0.1, 2));
-  const Vec3 up(std::cos(angle), 0, std::sin(angle));
+  Fold f = read_fold("concave_edge", o, 2e-3, 1);
+  const Common& c = f.c;
+  const double rho = f.rho, y0 = f.y0, xk = -rho * std::tan(f.angle / 2);
+  const Vec3 up(std::cos(f.angle), 0, std::sin(f.angle));
   auto at = [&](double s) { return s <= 0 ? Vec3(xk + s, y0, rho) : Vec3(Vec3(xk, y0, rho) + s * up); };
   std::vector<Vec3> path;
   std::vector<double> pos;
-  make_path(c, -0.5 * len, 0.5 * len, at, path, pos);
+  make_path(c, -0.5 * f.len, 0.5 * f.len, at, path, pos);
   std::vector<Run> runs;
-  for (auto m : dem::all_modes) runs.push_back({"concave", m, wall, {}});
-  json doc = scenario_header("concave_edge");
-  doc["params"] = params_json(c);
-  doc["params"]["angle_deg"] = angle * deg;
+  for (auto m : dem::all_modes) runs.push_back({"concave", m, f.wall, {}});
+  json& doc = f.doc;
   doc["params"]["kink_x"] = xk;
-  doc["params"]["strips"] = strips;
   const int rc = run_all("concave_edge", c, runs, path, pos, doc, o);
   // Per mode: the span with two or more acting contacts, the largest force jump and the
   // normal-force level where the sphere touches both faces (at the kink).
