@@ -20,8 +20,9 @@
 // step's acting contact that inherits it:
 //   raw, smoothed, pfc_reduced  the contact on the same facet (a contact persists while it
 //               acts; PFC propagates nothing between facets in reduced mode);
-//   pfc_full    the previous contact that pfc_resolution names (same facet, or linked, within
-//               the cutoff angle and without a hole: the text's rule);
+//   pfc_full    its own if its facet acted at the last step; else the previous contact that
+//               pfc_resolution names (linked, within the cutoff angle and without a hole: the
+//               text's rule);
 //   pfc_pc      the same, per member: a proximity contact takes the state of the previous
 //               acting contact (single or proximity) that its first inheriting member
 //               (lowest facet) inherits from, so the group accumulates force as ONE contact
@@ -346,8 +347,13 @@ class Stepper {
     }
     cases::PfcResult res = Kernels::pfc_resolution(q);
     // Which previous acting contact an active resolution contact takes its state from.
+    // A contact already acting at the last step keeps its own state (it is the same contact);
+    // only a newly active one takes what pfc_resolution names. (resolve_pfc takes the FIRST
+    // previous contact that passes, so a contact whose own facet was active may be handed
+    // another previous contact's state when both are linked to it: not what the text means.)
     auto inherited = [&](const cases::PfcContact& c) {
-      if (p_.mode == ContactMode::pfc_reduced) return carried_on(facets[c.facet]);
+      if (const int own = carried_on(facets[c.facet]); own >= 0) return own;
+      if (p_.mode == ContactMode::pfc_reduced) return -1;
       return c.inherits < 0 ? -1 : previous_owner_[prev_of[c.inherits]];
     };
     auto make = [&](const cases::PfcContact& c) {

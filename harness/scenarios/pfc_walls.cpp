@@ -30,6 +30,18 @@ cases::Mesh extruded_wall(const std::vector<std::array<double, 2>>& profile, dou
   return cases::Mesh(std::move(vs), std::move(fs));
 }
 
+cases::Mesh hexagon_fan(const Vec3& centre, double radius, const std::vector<int>& skip) {
+  std::vector<Vec3> vs = {centre};
+  for (int k = 0; k < 6; ++k) {
+    const double a = std::acos(-1.0) / 3 * k;
+    vs.push_back(centre + radius * Vec3(std::cos(a), std::sin(a), 0));
+  }
+  std::vector<std::array<int, 3>> fs;
+  for (int k = 0; k < 6; ++k)
+    if (std::find(skip.begin(), skip.end(), k) == skip.end()) fs.push_back({0, 1 + k, 1 + (k + 1) % 6});
+  return cases::Mesh(std::move(vs), std::move(fs));
+}
+
 std::vector<std::array<double, 2>> fold_profile(double length, double angle, int strips) {
   std::vector<std::array<double, 2>> out;
   for (int k = 0; k <= strips; ++k) out.push_back({-length + length * k / strips, 0.0});
@@ -549,7 +561,11 @@ int run_concave_edge(const ScenarioOptions& o) {
 }
 
 // Figure 10: the coplanar grid of pfc_coplanar in full mode, whole, with a one-cell hole on
-// the path (cell (10, y0's row)) and with a gap (column 10 removed across the wall).
+// the path (cell (10, y0's row)) and with a gap (column 10 removed across the wall); and a
+// hexagonal fan (radius 2.5 cells) centred 1/2 cell below the path at x = 10 cells, whole and
+// without facet 1 (the wedge the path crosses). Across the fan's missing wedge the active
+// contact jumps from facet 2 to facet 0, which the vertex contacts at the centre link, but no
+// path of linked facets crossing the plane through both wall points joins them: `hole`.
 int run_pfc_holes(const ScenarioOptions& o) {
   ParamReader in("pfc_holes", o);
   Common c = read_common(in, o, 2e-3, 1e3, 1000000);
@@ -570,11 +586,18 @@ int run_pfc_holes(const ScenarioOptions& o) {
   for (const auto& [name, skip] : walls)
     runs.push_back({name, dem::ContactMode::pfc_full,
                     std::make_shared<const cases::Mesh>(extruded_wall(prof, ny * h, ny, skip)), {}});
+  const Vec3 fan_centre(10 * h, y0 - h / 2, 0);
+  for (const auto& [name, skip] : std::vector<std::pair<std::string, std::vector<int>>>{
+           {"fan_whole", {}}, {"fan_hole", {1}}})
+    runs.push_back({name, dem::ContactMode::pfc_full,
+                    std::make_shared<const cases::Mesh>(hexagon_fan(fan_centre, 2.5 * h, skip)), {}});
   json doc = scenario_header("pfc_holes");
   doc["params"] = params_json(c);
   doc["params"]["cell"] = h;
   doc["params"]["y0"] = y0;
   doc["params"]["hole_x"] = {10 * h, 11 * h};
+  doc["params"]["fan_centre"] = {10 * h, y0 - h / 2};
+  doc["params"]["fan_radius"] = 2.5 * h;
   const int rc = run_all("pfc_holes", c, runs, path, pos, doc, o);
   // Every change of the acting contacts with the reason the new one gives.
   json events = json::array();

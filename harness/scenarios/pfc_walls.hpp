@@ -9,7 +9,8 @@
 //   pfc_convex_edge  Figure 5: carried around a convex edge at constant distance.
 //   concave_edge     Figures 6 and 11: moved into a concave edge and up the far side.
 //   pfc_holes        Figure 10: translated across a wall without a hole, with a one-cell hole
-//                    and with a gap across the whole wall (full mode).
+//                    and with a gap across the whole wall, and across a hexagonal fan whole
+//                    and without its facet 1 (full mode).
 // Each runs in every contact mode (raw, smoothed, pfc_reduced, pfc_full, pfc_pc; pfc_holes:
 // pfc_full) with the fast and the reference kernels in lockstep: the active sets are
 // compared at every step (a difference that pfc_resolution's comparison rule excuses on the
@@ -49,6 +50,10 @@ cases::Mesh extruded_wall(const std::vector<std::array<double, 2>>& profile, dou
 // then `length` along the direction at angle `angle` (radians) above +x (> 0: concave edge,
 // < 0: convex), each part split into `strips` equal segments.
 std::vector<std::array<double, 2>> fold_profile(double length, double angle, int strips);
+
+// A flat hexagon of `radius` around `centre` (z = 0) split into six facets (V, P_k, P_k+1),
+// P_k at angle 60k degrees, normals up, without the facets listed in `skip` (k).
+cases::Mesh hexagon_fan(const Vec3& centre, double radius, const std::vector<int>& skip = {});
 
 // One prescribed run sampled every step.
 struct Series {

@@ -5,6 +5,7 @@
 // displacement N v dt, so its tangential force is -kt N v dt x (kt = kt_ratio kn) and its
 // normal force kn delta.
 #include "harness/scenarios/dem.hpp"
+#include "harness/scenarios/pfc_walls.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -277,6 +278,42 @@ BOOST_AUTO_TEST_CASE(proximity_contact_hands_its_state_to_the_surviving_member) 
     }
     BOOST_TEST(handoff > 1);
   }
+}
+
+BOOST_AUTO_TEST_CASE(across_a_fan_wedge_the_reason_is_hole_and_a_contact_keeps_its_own_state) {
+  // A flat hexagon fan around V = (0, 0, 0) (radius 0.05) without the wedge between 60 and
+  // 120 degrees; the sphere (overlap 2 mm, reach sqrt(R^2 - (R - delta)^2) = 14 mm) moves
+  // along +x at y = 0.01. Stored facets: 0 = wedge 0-60 (B), 1 = wedge 120-180 (A), ...
+  //  - Near x = -0.01, B appears unlinked beside A (two active contacts); A keeps its own
+  //    shear: its tangential force grows by -kt v dt every step, never restarts.
+  //  - Once the contacts at V link everything, A and B are one linked set; at x = 0 the
+  //    larger overlap passes from A to B (wall points on the 120 and 60 degree edges, mirror
+  //    images). The plane through the two wall points (y = const) crosses only A and B,
+  //    which are not linked directly: no path, why = hole, and B's shear restarts.
+  const auto m = std::make_shared<const cases::Mesh>(pfc_walls::hexagon_fan(Vec3::Zero(), 0.05, {1}));
+  dem::State s;
+  s.x = Vec3(-0.03, 0.01, R - 0.002);
+  dem::Params p = params(dem::ContactMode::pfc_full);
+  dem::Stepper<dem::FastKernels> st(m, p, s);
+  bool hole = false;
+  double fa = 0;  // A's tangential force at the last step
+  for (int i = 1; i <= 1200; ++i) {
+    const double x = st.state().x.x();
+    st.step_prescribed(Vec3(v, 0, 0));
+    for (const auto& c : st.contacts()) {
+      const double ft = (c.force - c.force.dot(c.normal) * c.normal).norm();
+      if (c.facet == 1 && x < -0.001) {
+        if (fa > 0) BOOST_TEST_REQUIRE(ft > fa);  // A's shear only grows
+        fa = ft;
+      }
+      if (c.facet == 0 && x > -0.001 && x < 0.001 && c.why == cases::PfcInherit::hole) {
+        hole = true;
+        BOOST_TEST(ft <= 2 * 0.5e4 * v * dt);  // restarted: one increment
+      }
+    }
+  }
+  BOOST_TEST(hole);
+  BOOST_TEST(fa > 100.0);  // A carried a large shear up to the jump
 }
 
 BOOST_AUTO_TEST_CASE(reference_kernels_give_the_same_single_contact_history) {

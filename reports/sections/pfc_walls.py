@@ -145,28 +145,39 @@ def fig_concave(doc, out_dir):
 
 
 def fig_holes(doc, out_dir):
-    fig, ax = common.new_figure(8.5, 4.4)
-    colours = {"whole": "#2ca02c", "hole": "#d62728", "gap": "#1f77b4"}
-    styles = {"whole": ("-", 1.2), "hole": ("-", 3.0), "gap": ("--", 1.2)}
+    fig, (ax, bx) = common.plt.subplots(1, 2, figsize=(12, 4.4), sharey=True)
+    colours = {"whole": "#2ca02c", "hole": "#d62728", "gap": "#1f77b4",
+               "fan_whole": "#2ca02c", "fan_hole": "#d62728"}
+    styles = {"whole": ("-", 1.2), "hole": ("-", 3.0), "gap": ("--", 1.2),
+              "fan_whole": ("-", 1.2), "fan_hole": ("-", 1.2)}
     reasons = {e["wall"]: e.get("new_contacts_by_reason", {}) for e in doc.get("events", [])}
     for r in doc["runs"]:
         s = r["series"]
         why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.get(r["wall"], {}).items()))
         style, width = styles.get(r["wall"], ("-", 1))
-        ax.plot(s["x"], s["fx"], color=colours.get(r["wall"], "gray"), linewidth=width, linestyle=style,
-                alpha=0.6 if r["wall"] == "hole" else 1, label=f"{r['wall']} (new contacts: {why})")
+        axis = bx if r["wall"].startswith("fan") else ax
+        axis.plot(s["x"], s["fx"], color=colours.get(r["wall"], "gray"), linewidth=width, linestyle=style,
+                  alpha=0.6 if r["wall"] == "hole" else 1, label=f"{r['wall']} (new contacts: {why})")
     hx = doc["params"].get("hole_x")
     if isinstance(hx, list) and len(hx) == 2:
         ax.axvspan(hx[0], hx[1], color="#eeeeee", zorder=0, label="missing cell (hole) / column (gap)")
-    ax.set_xlabel("sphere centre x (m)")
+    fc, fr = doc["params"].get("fan_centre"), doc["params"].get("fan_radius")
+    if isinstance(fc, list) and is_number(fr):
+        half = (doc["params"].get("y0", 0) - fc[1]) / 3 ** 0.5  # the wedge's width at the path
+        bx.axvspan(fc[0] - half, fc[0] + half, color="#eeeeee", zorder=0, label="missing wedge (fan_hole)")
+        bx.set_xlim(fc[0] - 1.6 * fr, fc[0] + 1.6 * fr)
+    for axis, title in ((ax, "grid: whole, one-cell hole, gap column"),
+                        (bx, "hexagonal fan: whole, without the wedge on the path")):
+        axis.set_xlabel("sphere centre x (m)")
+        axis.legend(fontsize=7)
+        axis.set_title(title, fontsize=9)
     ax.set_ylabel("shear force Fx (N)")
-    ax.legend(fontsize=7)
-    ax.set_title("Figure 10: state propagation across a whole wall, a one-cell hole and a gap (full mode)")
+    fig.suptitle("Figure 10: state propagation with and without holes (full mode, prescribed)", fontsize=10)
     name = common.save_figure(fig, out_dir, "pfc_walls_holes")
     return common.figure_html(
-        name, "(d) the shear carries on across the whole wall; across the hole and the gap the new "
-              "contact is linked to no previous one (no_link: the associative logic stands in for the "
-              "path check, as the text says of Figure 10) and the shear restarts")
+        name, "(d) the shear carries on across whole walls; across the grid's hole and gap the new contact "
+              "is linked to no previous one (no_link), across the fan's missing wedge it is linked through "
+              "the centre vertex but the hole check fails (hole): the shear restarts")
 
 
 def agreement_rows(scenario, doc):
