@@ -14,6 +14,7 @@
 #include "harness/scenarios/rolling_sphere.hpp"
 #include "harness/scenarios/smeets_figures.hpp"
 #include "harness/scenarios/smeets_hertz.hpp"
+#include "harness/scenarios/pfc_walls.hpp"
 #include "harness/scenarios/square_drop.hpp"
 
 
@@ -173,6 +174,21 @@ const std::vector<Scenario>& scenarios() {
        "normal stiffness on a rough wall against the cutoff angle; wedge sliver and stacked "
        "segments, reduced vs full; fast vs reference",
        &run_pfc_static},
+      {"pfc_coplanar",
+       "PFC Figures 4 and 9: sphere pressed on a coplanar multi-facet wall and translated "
+       "(prescribed), every contact mode, shear history against one large facet",
+       &run_pfc_coplanar},
+      {"pfc_convex_edge",
+       "PFC Figure 5: sphere carried around a convex edge (prescribed), every contact mode",
+       &run_pfc_convex_edge},
+      {"concave_edge",
+       "PFC Figures 6 and 11: sphere moved into a concave edge (prescribed), every contact "
+       "mode, with and without proximity contacts",
+       &run_concave_edge},
+      {"pfc_holes",
+       "PFC Figure 10: state propagation across a whole wall, a one-cell hole and a gap "
+       "(full mode, prescribed)",
+       &run_pfc_holes},
   };
   return table;
 }

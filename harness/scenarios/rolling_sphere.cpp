@@ -208,7 +208,7 @@ int run_rolling_sphere(const ScenarioOptions& o) {
     };
     tasks.push_back(std::move(t));
   };
-  const auto modes = {dem::ContactMode::raw, dem::ContactMode::smoothed};
+  const auto& modes = dem::all_modes;  // item 5 of issue 10: every mode on the same cases
   if (run_fast) {
     for (const auto& [name, mesh] : planes)
       for (auto m : modes)

@@ -1,7 +1,7 @@
 // Scenario rolling_sphere (issue 3; DESIGN.md "rolling sphere"): a compliant sphere rolling
 // across triangulated planes (regular grid with diagonals, irregular) and an ideal plane, and
-// oscillating in a triangulated half-cylinder trough, in `raw` and `smoothed` contact modes,
-// with fast and with reference kernels. `contactbench run rolling_sphere` writes
+// oscillating in a triangulated half-cylinder trough, in every contact mode (raw, smoothed and,
+// since issue 10, pfc_reduced, pfc_full, pfc_pc: dem.hpp), with fast and with reference kernels. `contactbench run rolling_sphere` writes
 // <out_dir>/rolling_sphere.json (schema contactbench.run/1, scenario "rolling_sphere").
 #pragma once
 #include "harness/scenario.hpp"

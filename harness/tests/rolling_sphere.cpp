@@ -157,4 +157,23 @@ BOOST_AUTO_TEST_CASE(helpers_against_closed_forms) {
   BOOST_TEST(rolling::crossings(*grid(), 0.175, 0.13, 0.99).size() == 17u);
 }
 
+BOOST_AUTO_TEST_CASE(pfc_modes_roll_the_grid_plane_like_the_ideal_plane) {
+  // On a flat triangulated plane the associative logic leaves one active contact, with the
+  // normal (0, 0, 1) and the overlap of the ideal plane, wherever the centre is (over a face,
+  // an edge or a vertex): the sphere rolls at constant speed and height across the edges,
+  // exactly as on the ideal plane (speed and height within rounding).
+  for (auto mode : {dem::ContactMode::pfc_reduced, dem::ContactMode::pfc_full, dem::ContactMode::pfc_pc}) {
+    dem::Params p;
+    p.mode = mode;
+    const auto s = rolling::roll_plane<dem::FastKernels>(grid(), p, 0.13, 0.175, 0.5, 0.5, 10);
+    const double z_eq = p.radius - rolling::rest_overlap(p);
+    for (std::size_t i = 0; i < s.t.size(); ++i) {
+      BOOST_TEST_REQUIRE(s.contacts[i] == 1);
+      BOOST_TEST_REQUIRE(std::abs(s.vx[i] - 0.5) <= 1e-12);
+      BOOST_TEST_REQUIRE(std::abs(s.z[i] - z_eq) <= 1e-12);
+    }
+    BOOST_TEST(rolling::crossings(*grid(), 0.175, 0.13, s.x.back()).size() >= 2u);  // edges crossed
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -17,7 +17,8 @@ from common import is_number
 SCENARIO = "rolling_sphere"
 ZONE_COLOURS = {"none": "#999999", "blue": "#1f77b4", "red": "#d62728", "green": "#2ca02c",
                 "vertex_cone": "#9467bd"}
-MODE_COLOURS = {"raw": "#d62728", "smoothed": "#1f77b4", "ideal": "#000000"}
+MODE_COLOURS = {"raw": "#d62728", "smoothed": "#1f77b4", "ideal": "#000000",
+                "pfc_reduced": "#ff7f0e", "pfc_full": "#2ca02c", "pfc_pc": "#9467bd"}
 
 
 def load(path):
@@ -100,8 +101,8 @@ def fig_force(doc, out_dir):
     lo, hi = 0.25, 0.45
     edges = []
     for p in doc["plane"]:
-        if p["surface"] not in ("grid", "ideal"):
-            continue
+        if p["surface"] not in ("grid", "ideal") or p["mode"] not in ("raw", "smoothed"):
+            continue  # Woo's story; the PFC modes are compared in section dem_modes
         s = p["series"]
         pts = [(x, fx) for x, fx in zip(s["x"], s["fx"]) if lo <= x <= hi]
         label = "ideal plane" if p["surface"] == "ideal" else f"grid, {p['mode']}"
@@ -163,7 +164,7 @@ def fig_trough(doc, out_dir):
     ax.set_xlabel("time (s)")
     ax.set_ylabel("angle from the bottom θ (rad)")
     ax.legend(fontsize=8)
-    for mode in ("raw", "smoothed"):
+    for mode in [m for m in MODE_COLOURS if m != "ideal"]:
         pts = sorted((t["resolution"], abs(t["period_error"])) for t in tr
                      if t["mode"] == mode and is_number(t.get("period_error")))
         if pts:
