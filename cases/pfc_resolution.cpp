@@ -133,8 +133,9 @@ PfcResult resolve_pfc(const PfcQuery& q, const PfcPredicates& p) {
   }
   std::sort(r.proximity.begin(), r.proximity.end(),
             [](const auto& a, const auto& b) { return a.members[0] < b.members[0]; });
-  // Continuity (full mode): the first previous contact that passes; else the furthest
-  // stage any previous contact reached (no_link < angle < hole).
+  // Continuity (full mode): a previous contact on the same facet is the contact's own state
+  // and comes first; else the first previous contact that passes; else the furthest stage
+  // any previous contact reached (no_link < angle < hole).
   for (int f : survivors) {
     PfcContact& c = r.contacts[slot[f]];
     if (q.mode == PfcMode::reduced) {
@@ -142,6 +143,11 @@ PfcResult resolve_pfc(const PfcQuery& q, const PfcPredicates& p) {
       continue;
     }
     c.why = PfcInherit::no_link;
+    for (std::size_t k = 0; k < q.previous.size() && c.inherits < 0; ++k)
+      if (q.previous[k].facet == f) {
+        c.inherits = static_cast<int>(k);
+        c.why = PfcInherit::inherited;
+      }
     for (std::size_t k = 0; k < q.previous.size() && c.inherits < 0; ++k) {
       const int pf = q.previous[k].facet;
       PfcInherit stage = PfcInherit::inherited;

@@ -347,10 +347,9 @@ class Stepper {
     }
     cases::PfcResult res = Kernels::pfc_resolution(q);
     // Which previous acting contact an active resolution contact takes its state from.
-    // A contact already acting at the last step keeps its own state (it is the same contact);
-    // only a newly active one takes what pfc_resolution names. (resolve_pfc takes the FIRST
-    // previous contact that passes, so a contact whose own facet was active may be handed
-    // another previous contact's state when both are linked to it: not what the text means.)
+    // A contact already acting at the last step keeps its own state (it is the same contact,
+    // in reduced mode too, where pfc_resolution names no inheritance); only a newly active
+    // one takes what pfc_resolution names.
     auto inherited = [&](const cases::PfcContact& c) {
       if (const int own = carried_on(facets[c.facet]); own >= 0) return own;
       if (p_.mode == ContactMode::pfc_reduced) return -1;

@@ -393,6 +393,20 @@ BOOST_AUTO_TEST_CASE(continuity_reasons) {
   BOOST_TEST((contact(reference::pfc_resolution(q), 0)->why == cases::PfcInherit::reduced));
 }
 
+// An active contact whose facet had a contact at the last step keeps that contact's own
+// state, even when another previous contact (here facet 1's, listed first) is linked to it
+// and would pass every continuity test: the ball of the first test case, previous contacts
+// on facets 1 and 0, facet 0 active -> inherits previous[1].
+BOOST_AUTO_TEST_CASE(decision_continuity_own_facet_first) {
+  const auto q = query(cell(), {0.75, 0.25, 0.5}, 1, PfcMode::full, 1,
+                       {{1, {0.5, 0.5, 0}}, {0, {0.75, 0.25, 0}}});
+  const auto r = reference::pfc_resolution(q);
+  BOOST_TEST(active(r) == std::vector<int>{0});
+  BOOST_TEST(contact(r, 0)->inherits == 1);
+  BOOST_TEST((contact(r, 0)->why == cases::PfcInherit::inherited));
+  fast_agrees(q);
+}
+
 // Translation by a dyadic offset (exact) changes no decision.
 BOOST_AUTO_TEST_CASE(translation_invariance) {
   for (std::uint64_t i = 0; i < 100; ++i) {
