@@ -127,9 +127,12 @@ def load_check(path):
 # ---------------------------------------------------------------- speed
 
 def speed_times(bench):
-    """{(stem, case): {impl: ns per iteration}} in file order."""
+    """{(stem, case): {impl: ns per iteration}} in file order, without the sweeps that a
+    scenario section plots itself (steps/s per contact mode, resolution cost against k)."""
     times = {}
     for (stem, case, impl), ns in bench.ns.items():
+        if stem == "dem_modes" or case.startswith("facets="):
+            continue
         times.setdefault((stem, case), {})[impl] = ns
     return times
 
