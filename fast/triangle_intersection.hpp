@@ -182,7 +182,7 @@ bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::
 template <class P>
 cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectionQuery& query) {
   using cases::Vec3;
-  std::array<Vec3, 3> p = query.p, q = query.q;
+  const std::array<Vec3, 3>&p = query.p, &q = query.q;
   cases::TriangleIntersectionResult r;
   auto one_side = [](const std::array<int, 3>& s) {
     return (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
@@ -191,12 +191,17 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   //    other's plane cannot meet it.
   const std::array<int, 3> sp = P::sides(q, p);
   if (one_side(sp)) return r;
-  std::array<int, 3> sq = P::sides(p, q);
-  if (one_side(sq)) return r;
-  // 2. Coplanar (all of q on p's plane; exactly then all of p on q's): switch to the 2D
-  //    test on the projection along an axis where p's normal has a non-zero component
-  //    (the largest in double, confirmed by an exact orient2d of p's projection).
-  if ((sq[0] == 0 && sq[1] == 0 && sq[2] == 0) || (sp[0] == 0 && sp[1] == 0 && sp[2] == 0)) {
+  // 2. Coplanar (all of p on q's plane; exactly then all of q on p's, so q's sides are not
+  //    needed): switch to the 2D test on the projection along an axis where p's normal has
+  //    a non-zero component (the largest in double, confirmed by an exact orient2d of p's
+  //    projection).
+  const bool coplanar = sp[0] == 0 && sp[1] == 0 && sp[2] == 0;
+  std::array<int, 3> sq = {0, 0, 0};
+  if (!coplanar) {
+    sq = P::sides(p, q);
+    if (one_side(sq)) return r;
+  }
+  if (coplanar || (sq[0] == 0 && sq[1] == 0 && sq[2] == 0)) {
     r.coplanar = true;
     if (P::drop_coplanar) return r;
     const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]).cwiseAbs();
@@ -208,25 +213,27 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   // 3. Both triangles cross (or touch) the line L of the two planes. Bring p's lone vertex
   //    first (a rotation keeps p's orientation) and, if needed, swap q1, q2 so that it lies
   //    on the non-negative side of q's plane; then the same for q against p's plane.
+  //    Vertices are renamed through pointers (copying them costs more than the test).
   int i;
   bool flip;
   detail::lone_vertex(sp, i, flip);
-  p = {p[i], p[(i + 1) % 3], p[(i + 2) % 3]};
+  const Vec3* a[3] = {&p[i], &p[(i + 1) % 3], &p[(i + 2) % 3]};  // p renamed
+  const Vec3* b[3] = {&q[0], &q[1], &q[2]};                      // q renamed
   if (flip && !P::forget_flip) {
-    std::swap(q[1], q[2]);
+    std::swap(b[1], b[2]);
     std::swap(sq[1], sq[2]);  // q's signs against p's plane move with q's vertices
   }
   detail::lone_vertex(sq, i, flip);
-  q = {q[i], q[(i + 1) % 3], q[(i + 2) % 3]};
-  if (flip) std::swap(p[1], p[2]);
+  const Vec3* c[3] = {b[i], b[(i + 1) % 3], b[(i + 2) % 3]};
+  if (flip) std::swap(a[1], a[2]);
   // 4. p meets L in [B, A] with A on edge p0p1, B on edge p0p2 and q in [C, D] with C on
   //    q0q1, D on q0q2, in the order of L's direction n_p x n_q. The closed intervals
   //    overlap iff C is not beyond A and B not beyond D; each comparison is the sign of
   //    one orientation (no intersection point is constructed).
-  if (P::swapped_final) std::swap(q[1], q[2]);
-  const int o1 = P::orient3(p[0], p[1], q[0], q[1]);
+  if (P::swapped_final) std::swap(c[1], c[2]);
+  const int o1 = P::orient3(*a[0], *a[1], *c[0], *c[1]);
   if (P::strict_interval ? o1 >= 0 : o1 > 0) return r;
-  const int o2 = P::orient3(p[0], p[2], q[0], q[2]);
+  const int o2 = P::orient3(*a[0], *a[2], *c[0], *c[2]);
   r.intersect = P::strict_interval ? o2 > 0 : o2 >= 0;
   return r;
 }
