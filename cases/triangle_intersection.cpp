@@ -274,12 +274,13 @@ Vec3 off_plane(Rng& rng, const std::array<Vec3, 3>& p, int side) {
 
 // Full-mantissa degenerate classes ("fm_"): the degeneracies of meshes with real
 // coordinates (shared vertices and edges, T-junctions, flat regions on a tilted plane),
-// exact in double, built on random doubles rather than on the few-bit grid. Every free
-// coordinate is snapped to a multiple of a common quantum Q = 2^(E-51), 2^E > every
-// |coordinate|, so it has up to 51 significant bits: products of differences are not exact
-// in double (which is what makes a filter fail on an exactly zero orientation), while
-// midpoints, the point (2·a + b + c)/4 and a plane z = k1/4·x + k2/4·y (x, y snapped to 4Q)
-// are exact. Exactness is checked (two-sum tails), the caller retries otherwise.
+// exact in double, built on random doubles rather than on the few-bit grid. Shared
+// vertices and edges keep all 53 bits. Points that a construction combines are snapped to
+// multiples of a common quantum Q = 2^(E-51), 2^E > every |coordinate|, so they have up to
+// 51 significant bits: products of differences still round in double (which is what makes
+// a filter fail on an exactly zero orientation), while midpoints, the point (2·a + b + c)/4
+// and a plane z = k1/4·x + k2/4·y (x, y snapped to 4Q) are exact. Exactness is checked
+// (two-sum tails; fma for products), the caller retries otherwise.
 
 bool exact_sum(double a, double b) {  // Knuth's two-sum: a + b is exact iff the tail is 0
   const double s = a + b, bv = s - a, av = s - bv;
@@ -323,14 +324,18 @@ std::optional<TriangleIntersectionQuery> full_mantissa_query(Rng& rng, const std
   } else {
     q = {random_point(), random_point(), random_point()};
   }
-  // Place, then snap every free point to the common quantum (4Q in the plane's x, y).
+  // Place, then snap the points a construction combines to the common quantum (4Q in the
+  // plane's x, y): every point of the coplanar classes, p's vertices for a point on p's
+  // edge or face. Shared vertices and edges need no snapping: they keep all 53 bits.
   double top = 0;
   for (auto* t : {&p, &q})
     for (Vec3& v : *t) v = (v + shift) * s, top = std::max(top, v.cwiseAbs().maxCoeff());
   const double quantum = std::ldexp(1.0, std::ilogb(top) + 1 - 51) * (planar ? 4 : 1);
+  const bool snap_p = planar || config.find("_on_") != std::string::npos;
   for (auto* t : {&p, &q})
-    for (Vec3& v : *t)
-      for (int d = 0; d < 3; ++d) v[d] = snapped(v[d], quantum);
+    if (snap_p && (planar || t == &p))
+      for (Vec3& v : *t)
+        for (int d = 0; d < 3; ++d) v[d] = snapped(v[d], quantum);
   if (planar) {  // z = k1/4·x + k2/4·y, not both slopes 0 (an axis plane keeps every product exact)
     long k1 = 0, k2 = 0;
     while (k1 == 0 && k2 == 0) k1 = uniform_int(rng, -8, 8), k2 = uniform_int(rng, -8, 8);

@@ -135,15 +135,15 @@ inline int exponent_of(double x) { return static_cast<int>((std::bit_cast<std::u
 
 // Scales the column x[0..n) to integers (as above); false when it cannot. Branch-light:
 // this runs on every orientation the filter leaves undecided.
-template <int n>
+template <int n, int bits = 60>
 [[gnu::always_inline]] inline bool column_to_int(const double* x, std::int64_t* out) {
   int top = exponent_of(x[0]);
   for (int i = 1; i < n; ++i) top = std::max(top, exponent_of(x[i]));
-  top = std::max(top, -900);  // an all-zero column scales by anything; 2^(59 - top) stays normal
-  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(59 - top + 1023) << 52);  // 2^(59 - top)
+  top = std::max(top, -900);  // an all-zero column scales by anything; 2^(bits - 1 - top) stays normal
+  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(bits - 1 - top + 1023) << 52);
   bool ok = true;
   for (int i = 0; i < n; ++i) {
-    // |y| < 2^60. Scaling by a power of two is exact unless y underflows: then y is 0 or
+    // |y| < 2^bits. Scaling by a power of two is exact unless y underflows: then y is 0 or
     // below 1, which the integer test or the zero test rejects.
     const double y = x[i] * scale;
     out[i] = static_cast<std::int64_t>(y);
@@ -173,6 +173,8 @@ using i128 = __int128;
 }  // namespace
 
 CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  // Two equal points (a vertex shared by the two triangles): exactly 0.
+  if (a == b || a == c || a == d || b == c || b == d || c == d) return 0;
   double U[3][2], V[3][2], W[3][2];
   double tails = 0;
   for (int i = 0; i < 3; ++i) {
@@ -213,8 +215,19 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
     }
     if (ok) return det3_sign(u, v, w);
   }
-  // Two equal points (shared vertices of the two triangles): exactly 0.
-  if (a == b || a == c || a == d || b == c || b == d || c == d) return 0;
+  {
+    // Stage 2' (any differences): the coordinates themselves, each axis scaled to integers
+    // below 2^59, so that their differences are exact integers below 2^60.
+    std::int64_t u[3], v[3], w[3];
+    bool ok = true;
+    for (int i = 0; i < 3; ++i) {
+      const double col[4] = {a[i], b[i], c[i], d[i]};
+      std::int64_t x[4];
+      ok &= column_to_int<4, 59>(col, x);
+      u[i] = x[1] - x[0], v[i] = x[2] - x[0], w[i] = x[3] - x[0];
+    }
+    if (ok) return det3_sign(u, v, w);
+  }
   // Stage 3: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
   // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
   static constexpr int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
@@ -262,6 +275,16 @@ CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const V
       const i128 det = static_cast<i128>(x[0]) * y[1] - static_cast<i128>(y[0]) * x[1];
       return det > 0 ? 1 : det < 0 ? -1 : 0;
     }
+  }
+  {  // The coordinates as integers below 2^59 (see orient3d_exact), any differences.
+    const double cx[3] = {a[i], b[i], c[i]}, cy[3] = {a[j], b[j], c[j]};
+    std::int64_t x[3], y[3];
+    if (column_to_int<3, 59>(cx, x) & column_to_int<3, 59>(cy, y)) {
+      const i128 det = static_cast<i128>(x[1] - x[0]) * (y[2] - y[0]) - static_cast<i128>(y[1] - y[0]) * (x[2] - x[0]);
+      return det > 0 ? 1 : det < 0 ? -1 : 0;
+    }
+  }
+  if (U[0][1] == 0 && U[1][1] == 0 && V[0][1] == 0 && V[1][1] == 0) {
     double l, el, r, er, det, lo;
     two_prod(U[0][0], V[1][0], l, el);
     two_prod(U[1][0], V[0][0], r, er);

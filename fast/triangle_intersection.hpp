@@ -156,24 +156,29 @@ inline void lone_vertex(const std::array<int, 3>& s, int& i, bool& flip) {
 }
 
 // Coplanar triangles (P's plane projected one to one along axis k): they meet iff a vertex
-// of one lies in the other (closed) or two edges cross properly. 18 orientations.
+// of one lies in the other (closed) or two edges cross properly. Up to 20 orientations,
+// each computed when first needed (a vertex found inside ends the test early).
 template <class P>
 bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::Vec3, 3>& q, int k) {
   const int op = P::orient2(p[0], p[1], p[2], k), oq = P::orient2(q[0], q[1], q[2], k);
-  int a[3][3], b[3][3];  // a[i][j]: q_j against p's edge i; b[j][i]: p_i against q's edge j
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      a[i][j] = P::orient2(p[i], p[(i + 1) % 3], q[j], k) * op;
-      b[j][i] = P::orient2(q[j], q[(j + 1) % 3], p[i], k) * oq;
-    }
+  // a[i][j]: q_j against p's edge i; b[j][i]: p_i against q's edge j (2: not yet computed).
+  int a[3][3] = {{2, 2, 2}, {2, 2, 2}, {2, 2, 2}}, b[3][3] = {{2, 2, 2}, {2, 2, 2}, {2, 2, 2}};
+  auto A = [&](int i, int j) {
+    if (a[i][j] == 2) a[i][j] = P::orient2(p[i], p[(i + 1) % 3], q[j], k) * op;
+    return a[i][j];
+  };
+  auto B = [&](int j, int i) {
+    if (b[j][i] == 2) b[j][i] = P::orient2(q[j], q[(j + 1) % 3], p[i], k) * oq;
+    return b[j][i];
+  };
   for (int j = 0; j < 3; ++j)
-    if (a[0][j] >= 0 && a[1][j] >= 0 && a[2][j] >= 0) return true;
+    if (A(0, j) >= 0 && A(1, j) >= 0 && A(2, j) >= 0) return true;
   for (int i = 0; i < 3; ++i)
-    if (b[0][i] >= 0 && b[1][i] >= 0 && b[2][i] >= 0) return true;
+    if (B(0, i) >= 0 && B(1, i) >= 0 && B(2, i) >= 0) return true;
   if (P::no_edge_crossing) return false;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      if (a[i][j] * a[i][(j + 1) % 3] < 0 && b[j][i] * b[j][(i + 1) % 3] < 0) return true;
+      if (A(i, j) * A(i, (j + 1) % 3) < 0 && B(j, i) * B(j, (i + 1) % 3) < 0) return true;
   return false;
 }
 
