@@ -278,7 +278,7 @@ Vec3 off_plane(Rng& rng, const std::array<Vec3, 3>& p, int side) {
 // vertices and edges keep all 53 bits. Points that a construction combines are snapped to
 // multiples of a common quantum Q = 2^(E-51), 2^E > every |coordinate|, so they have up to
 // 51 significant bits: products of differences still round in double (which is what makes
-// a filter fail on an exactly zero orientation), while midpoints, the point (2·a + b + c)/4
+// a filter fail on an exactly zero orientation), while midpoints, the point (a + b + 2·c)/4
 // and a plane z = k1/4·x + k2/4·y (x, y snapped to 4Q) are exact. Exactness is checked
 // (two-sum tails; fma for products), the caller retries otherwise.
 
@@ -336,6 +336,7 @@ std::optional<TriangleIntersectionQuery> full_mantissa_query(Rng& rng, const std
     if (snap_p && (planar || t == &p))
       for (Vec3& v : *t)
         for (int d = 0; d < 3; ++d) v[d] = snapped(v[d], quantum);
+  int dependent = 0;
   if (planar) {  // z = k1/4·x + k2/4·y, not both slopes 0 (an axis plane keeps every product exact)
     long k1 = 0, k2 = 0;
     while (k1 == 0 && k2 == 0) k1 = uniform_int(rng, -8, 8), k2 = uniform_int(rng, -8, 8);
@@ -350,6 +351,7 @@ std::optional<TriangleIntersectionQuery> full_mantissa_query(Rng& rng, const std
     const int axis = static_cast<int>(uniform_int(rng, 0, 2));  // which coordinate is the dependent one
     for (auto* t : {&p, &q})
       for (Vec3& v : *t) v = Vec3(v[(axis + 1) % 3], v[(axis + 2) % 3], v[axis]);
+    dependent = axis == 2 ? 2 : axis == 1 ? 0 : 1;  // where z went
   }
   const int k = static_cast<int>(uniform_int(rng, 0, 2));
   const std::array<Vec3, 3> pr = {p[k], p[(k + 1) % 3], p[(k + 2) % 3]};
@@ -369,7 +371,8 @@ std::optional<TriangleIntersectionQuery> full_mantissa_query(Rng& rng, const std
   }
   if (config == "fm_nearly_on_edge" || config == "fm_nearly_coplanar") {  // one coordinate 1-4 ulps off
     Vec3& v = config == "fm_nearly_on_edge" ? q[0] : (uniform_int(rng, 0, 1) ? p : q)[uniform_int(rng, 0, 2)];
-    const int d = static_cast<int>(uniform_int(rng, 0, 2));
+    // Off the plane: the dependent coordinate (the plane is a graph over the other two).
+    const int d = config == "fm_nearly_coplanar" ? dependent : static_cast<int>(uniform_int(rng, 0, 2));
     if (v[d] == 0) return std::nullopt;  // a few ulps of 0 are subnormal: outside the fast domain
     const double toward = uniform_int(rng, 0, 1) ? HUGE_VAL : -HUGE_VAL;
     for (long i = uniform_int(rng, 1, 4); i > 0; --i) v[d] = std::nextafter(v[d], toward);
