@@ -5,14 +5,19 @@
 // orient3d, (3 + 16u)u · permanent for orient2d, u = 2^-53, the permanent being the same
 // expression with every product replaced by the product of absolute values, evaluated in
 // double; the bound holds for any vertex taken as the base of the differences). When
-// |det| exceeds it the sign is the exact sign. Otherwise the exact sign, in three stages
-// (fast/triangle_intersection.cpp): the double evaluation checked operation by operation by
-// error-free transformations (two-sum, two-product by std::fma; exact on few-bit grid data);
-// the exact sum of the determinant's <= 192 exact product terms, signed by distillation
-// (two-sum passes until the running sum dominates the remaining errors); and, should that
-// not settle within 8 passes, a floating-point expansion (Grow-Expansion with zero
-// elimination) whose most significant component has the exact sign. No GMP: fast/ links
-// no exact library.
+// |det| exceeds it the sign is the exact sign. Otherwise the exact sign, in stages
+// (fast/triangle_intersection.cpp), each exact and tried in turn: two equal points (a vertex
+// shared by the triangles) give 0; with exact differences, the double evaluation checked
+// operation by operation by error-free transformations (two-sum, two-product by std::fma;
+// exact on few-bit grid data), then the differences as integers (each coordinate axis
+// scaled by one power of two to integers below 2^60, the determinant in 64/128-bit integer
+// arithmetic: full-mantissa data whose bits per axis span at most 60 binary orders); the
+// coordinates themselves as integers below 2^59 (any differences, e.g. nearly coplanar
+// points an ulp off); the exact sum of the determinant's <= 192 exact product terms, signed
+// by distillation (two-sum passes until the running sum dominates the remaining errors);
+// and, should that not settle within 8 passes, a floating-point expansion (Grow-Expansion
+// with zero elimination) whose most significant component has the exact sign. No GMP:
+// fast/ links no exact library.
 //
 // Deviations from the reference: none. Both decisions (intersect, coplanar) are exact, so
 // triangle_intersection_bounds states 0 for both and any difference from the reference is
@@ -85,9 +90,9 @@ inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cas
                            std::abs(uy) * (std::abs(vzwx) + std::abs(vxwz)) +
                            std::abs(uz) * (std::abs(vxwy) + std::abs(vywx));
   const double bound = bound_factor * orient3d_bound * permanent;
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
-  if (bound_factor == 0) return 0;  // plain double: the rounded value's sign
+  const int s = (det > bound) - (det < -bound);  // without branches: random signs would mispredict
+  if (s != 0 || bound_factor == 0) [[likely]]
+    return s;  // plain double (bound 0): the rounded value's sign
   return 2;
 }
 
@@ -105,13 +110,17 @@ inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const
   const double px = std::abs(uyvz) + std::abs(uzvy), py = std::abs(uzvx) + std::abs(uxvz),
                pz = std::abs(uxvy) + std::abs(uyvx);
   const double factor = bound_factor * orient3d_bound;
+  // Signs without branches (random signs would mispredict); 0 marks undecided.
   std::array<int, 3> s;
   for (int i = 0; i < 3; ++i) {
     const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
     const double det = nx * wx + ny * wy + nz * wz;
     const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
-    s[i] = det > bound ? 1 : det < -bound ? -1 : bound_factor == 0 ? 0 : orient3d_exact(t[0], t[1], t[2], x[i]);
+    s[i] = (det > bound) - (det < -bound);
   }
+  if (bound_factor != 0 && (s[0] == 0 || s[1] == 0 || s[2] == 0)) [[unlikely]]
+    for (int i = 0; i < 3; ++i)
+      if (s[i] == 0) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
   return s;
 }
 
