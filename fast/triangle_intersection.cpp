@@ -12,8 +12,6 @@ namespace {
 using cases::Vec3;
 
 constexpr double u = 0x1p-53;  // unit roundoff
-// Shewchuk's static-relative orient2d factor (orient3d's is in the header).
-constexpr double orient2d_bound = (3 + 16 * u) * u;
 
 // a - b = hi + lo exactly (Knuth's two-sum on a and -b).
 inline void two_diff(double a, double b, double& hi, double& lo) {
@@ -247,17 +245,6 @@ int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return orient3d_filter(a, b, c, d, 0);
 }
 
-int orient2d_filter(const Vec3& a, const Vec3& b, const Vec3& c, int k, double bound_factor) {
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
-  const double ux = b[i] - a[i], uy = b[j] - a[j], vx = c[i] - a[i], vy = c[j] - a[j];
-  const double l = ux * vy, r = uy * vx, det = l - r;
-  const double bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
-  if (bound_factor == 0) return 0;
-  return 2;
-}
-
 CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
   const int i = (k + 1) % 3, j = (k + 2) % 3;
   // Two equal projected points: exactly 0.
@@ -297,11 +284,6 @@ CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const V
   for (double x : U[1])
     for (double y : V[0]) e.add_product(-1, x, y, 1);
   return e.sign();
-}
-
-int orient2d(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
-  const int s = orient2d_filter(a, b, c, k);
-  return s != 2 ? s : orient2d_exact(a, b, c, k);
 }
 
 int orient2d_plain(const Vec3& a, const Vec3& b, const Vec3& c, int k) { return orient2d_filter(a, b, c, k, 0); }

@@ -56,15 +56,15 @@ TriangleIntersectionBounds triangle_intersection_bounds(const cases::TriangleInt
 // determinant of the projections onto the coordinate plane without axis k (the plane
 // (x_{k+1}, x_{k+2}), indices mod 3).
 inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
-int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
 // Their stages apart: the double filter with the bound scaled by `bound_factor` (1: the
 // certified bound; 0 on exactly 0 only) returning 2 when it cannot decide, and the exact
 // expansion evaluation.
 inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                            double bound_factor = 1);
 int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
-int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
-                    double bound_factor = 1);
+inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
+                           double bound_factor = 1);
 int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
 // orient3d(t0, t1, t2, x_i) for the three points x, t's normal and its permanent's products
 // computed once (the same sum of difference-times-minor terms, so the same bound); the
@@ -77,8 +77,27 @@ int orient2d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3
 
 // Shewchuk's static-relative orient3d factor, u = 2^-53 (derivation in this header's top comment).
 inline constexpr double orient3d_bound = (7 + 56 * 0x1p-53) * 0x1p-53;
+// Shewchuk's static-relative orient2d factor.
+inline constexpr double orient2d_bound = (3 + 16 * 0x1p-53) * 0x1p-53;
 
 // Inline: the hot paths (the exact stages stay out of line).
+inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
+                           double bound_factor) {
+  const int i = k == 2 ? 0 : k + 1, j = k == 0 ? 2 : k - 1;  // (k + 1) % 3, (k + 2) % 3
+  const double ux = b[i] - a[i], uy = b[j] - a[j], vx = c[i] - a[i], vy = c[j] - a[j];
+  const double l = ux * vy, r = uy * vx, det = l - r;
+  const double bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
+  const int s = (det > bound) - (det < -bound);  // without branches, as orient3d_filter
+  if (s != 0 || bound_factor == 0) [[likely]]
+    return s;
+  return 2;
+}
+
+inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k) {
+  const int s = orient2d_filter(a, b, c, k);
+  return s != 2 ? s : orient2d_exact(a, b, c, k);
+}
+
 inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                            double bound_factor) {
   const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
