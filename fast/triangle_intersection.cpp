@@ -289,7 +289,7 @@ CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const V
 int orient2d_plain(const Vec3& a, const Vec3& b, const Vec3& c, int k) { return orient2d_filter(a, b, c, k, 0); }
 
 cases::TriangleIntersectionResult triangle_intersection(const cases::TriangleIntersectionQuery& q) {
-  return triangle_test<TriangleTestPolicy>(q);
+  return triangle_test<CertifiedTrianglePolicy>(q);
 }
 
 bool triangle_intersection_in_domain(const cases::TriangleIntersectionQuery& q) {

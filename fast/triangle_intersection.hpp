@@ -59,7 +59,7 @@ inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec
 inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
 // Their stages apart: the double filter with the bound scaled by `bound_factor` (1: the
 // certified bound; 0 on exactly 0 only) returning 2 when it cannot decide, and the exact
-// expansion evaluation.
+// evaluation (the stages listed at the top).
 inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                            double bound_factor = 1);
 int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
@@ -144,8 +144,9 @@ inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const
 }
 
 // The test's logic over a predicate policy P (static orient3(a,b,c,d), orient2(a,b,c,k) and
-// the flags below, all false in the certified test). Planted faults (harness/pairs) and the
-// published plain-double Guigue–Devillers instantiate it with other policies.
+// the flags below; the certified test's are all false but exact_signs). Planted faults
+// (harness/pairs) and the published plain-double Guigue–Devillers instantiate it with
+// other policies.
 struct TriangleTestPolicy {
   static int orient3(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d) {
     return orient3d(a, b, c, d);
@@ -161,6 +162,13 @@ struct TriangleTestPolicy {
   static constexpr bool forget_flip = false;      // fault: q's vertex order not swapped
   static constexpr bool no_edge_crossing = false; // fault: coplanar test without edge crossings
   static constexpr bool swapped_final = false;    // fault: q1, q2 exchanged in step 4
+  // Exact signs (the certified test only, CertifiedTrianglePolicy): p in q's plane then
+  // implies q in p's, so q's sides are skipped. False here so that the published and planted
+  // variants deriving from this policy evaluate both sides, as their algorithms do.
+  static constexpr bool exact_signs = false;
+};
+struct CertifiedTrianglePolicy : TriangleTestPolicy {
+  static constexpr bool exact_signs = true;
 };
 
 namespace detail {
@@ -215,7 +223,8 @@ bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::
 template <class P>
 cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectionQuery& query) {
   using cases::Vec3;
-  const std::array<Vec3, 3>&p = query.p, &q = query.q;
+  const std::array<Vec3, 3>& p = query.p;
+  const std::array<Vec3, 3>& q = query.q;
   cases::TriangleIntersectionResult r;
   auto one_side = [](const std::array<int, 3>& s) {
     return (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
@@ -228,13 +237,13 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   //    needed): switch to the 2D test on the projection along an axis where p's normal has
   //    a non-zero component (the largest in double, confirmed by an exact orient2d of p's
   //    projection).
-  const bool coplanar = sp[0] == 0 && sp[1] == 0 && sp[2] == 0;
+  const bool coplanar = P::exact_signs && sp[0] == 0 && sp[1] == 0 && sp[2] == 0;
   std::array<int, 3> sq = {0, 0, 0};
   if (!coplanar) {
     sq = P::sides(p, q);
     if (one_side(sq)) return r;
   }
-  if (coplanar || (sq[0] == 0 && sq[1] == 0 && sq[2] == 0)) {
+  if (coplanar || (sq[0] == 0 && sq[1] == 0 && sq[2] == 0) || (sp[0] == 0 && sp[1] == 0 && sp[2] == 0)) {
     r.coplanar = true;
     if (P::drop_coplanar) return r;
     const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]).cwiseAbs();
