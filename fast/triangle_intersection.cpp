@@ -152,20 +152,33 @@ template <int n, int bits = 60>
 
 using i128 = __int128;
 
-// Sign of u·(v x w), all entries |.| < 2^60 (so every intermediate below fits).
-[[gnu::always_inline]] inline int det3_sign(const std::int64_t u[3], const std::int64_t v[3], const std::int64_t w[3]) {
-  i128 high = 0, low = 0;  // det = high·2^64 + low
+// v x w exactly, entries |.| < 2^60: each component |.| < 2^121.
+[[gnu::always_inline]] inline void cross_int(const std::int64_t v[3], const std::int64_t w[3], i128 n[3]) {
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;
-    const i128 m = static_cast<i128>(v[j]) * w[k] - static_cast<i128>(v[k]) * w[j];  // |m| < 2^121
-    const i128 mh = m >> 64;                                                         // |mh| < 2^57
-    const std::uint64_t ml = static_cast<std::uint64_t>(m);                          // m = mh·2^64 + ml
-    high += static_cast<i128>(u[i]) * mh;  // |.| < 2^117 each
-    low += static_cast<i128>(u[i]) * static_cast<i128>(ml);  // |.| < 2^124 each
+    n[i] = static_cast<i128>(v[j]) * w[k] - static_cast<i128>(v[k]) * w[j];
   }
-  high += low >> 64;  // det = high·2^64 + (low mod 2^64), the last in [0, 2^64)
+}
+
+// Sign of u·n exactly, |u_i| < 2^60, |n_i| < 2^121 (so every intermediate below fits).
+[[gnu::always_inline]] inline int dot_sign(const std::int64_t u[3], const i128 n[3]) {
+  i128 high = 0, low = 0;  // u·n = high·2^64 + low
+  for (int i = 0; i < 3; ++i) {
+    const i128 nh = n[i] >> 64;                               // |nh| < 2^57
+    const std::uint64_t nl = static_cast<std::uint64_t>(n[i]);  // n = nh·2^64 + nl
+    high += static_cast<i128>(u[i]) * nh;                     // |.| < 2^117 each
+    low += static_cast<i128>(u[i]) * static_cast<i128>(nl);  // |.| < 2^124 each
+  }
+  high += low >> 64;  // u·n = high·2^64 + (low mod 2^64), the last in [0, 2^64)
   if (high != 0) return high > 0 ? 1 : -1;
   return static_cast<std::uint64_t>(low) != 0 ? 1 : 0;
+}
+
+// Sign of u·(v x w), all entries |.| < 2^60.
+[[gnu::always_inline]] inline int det3_sign(const std::int64_t u[3], const std::int64_t v[3], const std::int64_t w[3]) {
+  i128 n[3];
+  cross_int(v, w, n);
+  return dot_sign(u, n);
 }
 
 }  // namespace
@@ -240,6 +253,44 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
   return e.sign();
 }
 
+
+CONTACTBENCH_FMA_CLONES void plane_sides_exact(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x,
+                                               std::array<int, 3>& s) {
+  // The entries of s that are 0 are undecided. A point equal to a vertex of t (a shared
+  // vertex) lies in t's plane: exactly 0. Three others: the six points' coordinates as
+  // integers below 2^59 (each axis scaled by one power of two, as in orient3d_exact), t's
+  // exact integer normal once, then one exact dot product per point; when the coordinates
+  // do not allow it, and for one or two points, orient3d_exact.
+  bool todo[3];
+  int left = 0;
+  for (int i = 0; i < 3; ++i) {
+    todo[i] = s[i] == 0 && x[i] != t[0] && x[i] != t[1] && x[i] != t[2];  // else s[i] stays 0: exact
+    left += todo[i];
+  }
+  if (left < 3) {  // one or two: orient3d_exact's first stage is cheaper on few-bit data
+    for (int i = 0; i < 3; ++i)
+      if (todo[i]) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
+    return;
+  }
+  std::int64_t u[3], v[3], w[3][3];
+  bool ok = true;
+  for (int k = 0; k < 3; ++k) {
+    const double col[6] = {t[0][k], t[1][k], t[2][k], x[0][k], x[1][k], x[2][k]};
+    std::int64_t c[6];
+    ok &= column_to_int<6, 59>(col, c);
+    u[k] = c[1] - c[0], v[k] = c[2] - c[0];
+    for (int i = 0; i < 3; ++i) w[i][k] = c[3 + i] - c[0];
+  }
+  if (ok) {
+    i128 n[3];
+    cross_int(u, v, n);  // det[u, v, w] = (u x v)·w
+    for (int i = 0; i < 3; ++i)
+      if (todo[i]) s[i] = dot_sign(w[i], n);
+    return;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (todo[i]) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
+}
 
 int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return orient3d_filter(a, b, c, d, 0);

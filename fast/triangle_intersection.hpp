@@ -63,6 +63,9 @@ inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec
 inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                            double bound_factor = 1);
 int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
+// The exact signs of the entries of s that are 0 (undecided), s[i] for orient3d(t0, t1, t2,
+// x_i): t's exact normal shared when the six points' coordinates allow it.
+void plane_sides_exact(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x, std::array<int, 3>& s);
 inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
                            double bound_factor = 1);
 int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
@@ -138,8 +141,7 @@ inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const
     s[i] = (det > bound) - (det < -bound);
   }
   if (bound_factor != 0 && (s[0] == 0 || s[1] == 0 || s[2] == 0)) [[unlikely]]
-    for (int i = 0; i < 3; ++i)
-      if (s[i] == 0) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
+    plane_sides_exact(t, x, s);
   return s;
 }
 

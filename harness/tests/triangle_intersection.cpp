@@ -170,8 +170,8 @@ BOOST_AUTO_TEST_CASE(certified_orientation_against_the_exact_reference) {
 }
 
 BOOST_AUTO_TEST_CASE(full_mantissa_classes) {
-  // The degenerate generator's fm_ classes: every config label appears; each fm_ query's
-  // degeneracy holds exactly (exact equality, error-free sums, the reference's exact
+  // The degenerate generator's fm_ classes: every config label appears; the certified side
+  // tests agree with the reference on every class; each fm_ query's degeneracy holds exactly (exact equality, error-free sums, the reference's exact
   // orientation); its coordinates are not few-bit grid values; and the certified
   // predicates and the test agree with the reference on them.
   auto exact_sum_is = [](double x, double y, double target) {  // x + y == target exactly
@@ -210,7 +210,14 @@ BOOST_AUTO_TEST_CASE(full_mantissa_classes) {
     const std::string config = g.regime.substr(at, g.regime.find(' ', at) - at);
     ++seen[config];
     const Query& q = g.query;
-    if (!config.starts_with("fm_") || !cases::triangle_in_fast_domain(q)) continue;
+    if (!cases::triangle_in_fast_domain(q)) continue;
+    // The certified side tests (shared normal, exact stages) on every degenerate class.
+    for (const auto* t : {&q.p, &q.q}) {
+      const auto& o = t == &q.p ? q.q : q.p;
+      const auto sides = fast::plane_sides(*t, o);
+      for (int j = 0; j < 3; ++j) BOOST_TEST(sides[j] == reference::exact::orientation((*t)[0], (*t)[1], (*t)[2], o[j]));
+    }
+    if (!config.starts_with("fm_")) continue;
     BOOST_TEST_CONTEXT(config << " #" << i) {
       const auto ref = reference::triangle_intersection(q);
       int shared = 0, bits = 0;
