@@ -253,6 +253,12 @@ BOOST_AUTO_TEST_CASE(full_mantissa_classes) {
     }
   }
   BOOST_TEST(seen.size() == 20u);
+  // The benchmarks' CGAL orientation peer uses our sign convention: (0,0,1) lies on the side
+  // (1,0,0) x (0,1,0) = (0,0,1) points to.
+  const Vec3 o(0, 0, 0), ex(1, 0, 0), ey(0, 1, 0), ez(0, 0, 1);
+  BOOST_TEST(reference::exact::cgal_epick_orientation(o, ex, ey, ez) == 1);
+  BOOST_TEST(reference::exact::cgal_epick_orientation(o, ey, ex, ez) == -1);
+  BOOST_TEST(reference::exact::cgal_epick_orientation(o, ex, ey, Vec3(3, 5, 0)) == 0);
   for (const auto& [config, n] : seen) BOOST_TEST_MESSAGE(config << ": " << n);
 }
 
