@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+#include <optional>
 
 namespace contactbench::cases {
 
@@ -134,8 +136,8 @@ Vec3 unit_vector(Rng& rng) {
   }
 }
 
-// A random triangle of the shape with longest edge about 1 around the origin.
-std::array<Vec3, 3> random_triangle(Rng& rng, const std::string& shape) {
+// A triangle of the shape with longest edge about 1 around the origin, in the plane z = 0.
+std::array<Vec3, 3> flat_triangle(Rng& rng, const std::string& shape) {
   const double theta = log_uniform(rng, 1e-4, 0.1);  // thin shapes' small angle (rad)
   std::array<Vec3, 3> t;
   if (shape == "equilateral") {
@@ -151,9 +153,20 @@ std::array<Vec3, 3> random_triangle(Rng& rng, const std::string& shape) {
       if (std::abs((t[1] - t[0]).cross(t[2] - t[0]).z()) > 0.1) break;
     }
   }
-  const Eigen::Matrix3d R = random_rotation(rng);
   const Vec3 c = (t[0] + t[1] + t[2]) / 3;
-  for (auto& v : t) v = R * (v - c);
+  for (auto& v : t) v -= c;
+  return t;
+}
+
+// The same, randomly rotated in space (rotate = true) or in the plane z = 0.
+std::array<Vec3, 3> random_triangle(Rng& rng, const std::string& shape, bool rotate = true) {
+  std::array<Vec3, 3> t = flat_triangle(rng, shape);
+  const Eigen::Matrix3d R =
+      rotate ? random_rotation(rng)
+             : Eigen::AngleAxisd(uniform(rng, 0, 2 * std::numbers::pi), Vec3::UnitZ()).toRotationMatrix();
+  for (auto& v : t) v = R * v;
+  if (!rotate)
+    for (auto& v : t) v.z() = 0;
   if (uniform_int(rng, 0, 1)) std::swap(t[1], t[2]);
   return t;
 }
@@ -259,16 +272,141 @@ Vec3 off_plane(Rng& rng, const std::array<Vec3, 3>& p, int side) {
   return p[0] + (side < 0 ? -1.0 : 1.0) * n.normalized();
 }
 
+// Full-mantissa degenerate classes ("fm_"): the degeneracies of meshes with real
+// coordinates (shared vertices and edges, T-junctions, flat regions on a tilted plane),
+// exact in double, built on random doubles rather than on the few-bit grid. Shared
+// vertices and edges keep all 53 bits. Points that a construction combines are snapped to
+// multiples of a common quantum Q = 2^(E-51), 2^E > every |coordinate|, so they have up to
+// 51 significant bits: products of differences still round in double (which is what makes
+// a filter fail on an exactly zero orientation), while midpoints, the point (a + b + 2·c)/4
+// and a plane z = k1/4·x + k2/4·y (x, y snapped to 4Q) are exact. Exactness is checked
+// (two-sum tails; fma for products), the caller retries otherwise.
+
+bool exact_sum(double a, double b) {  // Knuth's two-sum: a + b is exact iff the tail is 0
+  const double s = a + b, bv = s - a, av = s - bv;
+  return (a - av) + (b - bv) == 0;
+}
+
+// (a + b) / 2, exact coordinates only (nullopt otherwise).
+std::optional<Vec3> exact_midpoint(const Vec3& a, const Vec3& b) {
+  for (int d = 0; d < 3; ++d)
+    if (!exact_sum(a[d], b[d])) return std::nullopt;
+  return (a + b) / 2;
+}
+
+double snapped(double x, double quantum) { return std::nearbyint(x / quantum) * quantum; }
+
+// The query of one fm_ class (p's shape given) with its points placed (translated by `shift`,
+// scaled by the power of two s) before snapping; nullopt when an exactness check failed.
+std::optional<TriangleIntersectionQuery> full_mantissa_query(Rng& rng, const std::string& config,
+                                                             const std::string& shape, const Vec3& shift,
+                                                             double s) {
+  const bool planar = config == "fm_coplanar" || config == "fm_coplanar_edge" || config == "fm_nearly_coplanar";
+  auto p = random_triangle(rng, shape, !planar);
+  auto random_point = [&] {
+    return Vec3(uniform(rng, -0.7, 0.7), uniform(rng, -0.7, 0.7), planar ? 0.0 : uniform(rng, -0.7, 0.7));
+  };
+  std::array<Vec3, 3> q;
+  if (planar) {  // q's own shape in the same plane, or a mesh neighbour across p's edge 0-1
+    const bool neighbour = config == "fm_coplanar_edge" || (config == "fm_nearly_coplanar" && uniform_int(rng, 0, 1));
+    if (neighbour) {
+      const Vec3 e = p[1] - p[0];
+      Vec3 away(-e.y(), e.x(), 0);  // perpendicular to the edge, away from p2
+      if (away.dot(p[2] - p[0]) > 0) away = -away;
+      const bool overlap = uniform_int(rng, 0, 3) == 0;  // else q lies across the edge: they share it only
+      q = {p[0], p[1], p[0] + uniform(rng, overlap ? 0.0 : -0.2, overlap ? 1.0 : 1.2) * e +
+                           (overlap ? -1.0 : 1.0) * uniform(rng, 0.1, 1.0) * away};
+    } else {
+      q = random_triangle(rng, pick_shape(rng, true), false);
+      const Vec3 off(uniform(rng, -0.6, 0.6), uniform(rng, -0.6, 0.6), 0);
+      for (auto& v : q) v += off;
+    }
+  } else {
+    q = {random_point(), random_point(), random_point()};
+  }
+  // Place, then snap the points a construction combines to the common quantum (4Q in the
+  // plane's x, y): every point of the coplanar classes, p's vertices for a point on p's
+  // edge or face. Shared vertices and edges need no snapping: they keep all 53 bits.
+  double top = 0;
+  for (auto* t : {&p, &q})
+    for (Vec3& v : *t) v = (v + shift) * s, top = std::max(top, v.cwiseAbs().maxCoeff());
+  const double quantum = std::ldexp(1.0, std::ilogb(top) + 1 - 51) * (planar ? 4 : 1);
+  const bool snap_p = planar || config.find("_on_") != std::string::npos;
+  for (auto* t : {&p, &q})
+    if (snap_p && (planar || t == &p))
+      for (Vec3& v : *t)
+        for (int d = 0; d < 3; ++d) v[d] = snapped(v[d], quantum);
+  int dependent = 0;
+  if (planar) {  // z = k1/4·x + k2/4·y, not both slopes 0 (an axis plane keeps every product exact)
+    long k1 = 0, k2 = 0;
+    while (k1 == 0 && k2 == 0) k1 = uniform_int(rng, -8, 8), k2 = uniform_int(rng, -8, 8);
+    const double a = k1 / 4.0, b = k2 / 4.0;
+    for (auto* t : {&p, &q})
+      for (Vec3& v : *t) {
+        if (!exact_sum(a * v.x(), b * v.y()) || std::fma(a, v.x(), -a * v.x()) != 0 ||
+            std::fma(b, v.y(), -b * v.y()) != 0)
+          return std::nullopt;
+        v.z() = a * v.x() + b * v.y();
+      }
+    const int axis = static_cast<int>(uniform_int(rng, 0, 2));  // which coordinate is the dependent one
+    for (auto* t : {&p, &q})
+      for (Vec3& v : *t) v = Vec3(v[(axis + 1) % 3], v[(axis + 2) % 3], v[axis]);
+    dependent = axis == 2 ? 2 : axis == 1 ? 0 : 1;  // where z went
+  }
+  const int k = static_cast<int>(uniform_int(rng, 0, 2));
+  const std::array<Vec3, 3> pr = {p[k], p[(k + 1) % 3], p[(k + 2) % 3]};
+  if (config == "fm_shared_edge") {
+    q[0] = pr[0], q[1] = pr[1];
+  } else if (config == "fm_shared_vertex") {
+    q[0] = pr[0];
+  } else if (config == "fm_vertex_on_edge" || config == "fm_nearly_on_edge") {
+    const auto m = exact_midpoint(pr[0], pr[1]);
+    if (!m) return std::nullopt;
+    q[0] = *m;
+  } else if (config == "fm_vertex_on_face") {
+    const auto m = exact_midpoint(pr[0], pr[1]);
+    const auto f = m ? exact_midpoint(*m, pr[2]) : std::nullopt;
+    if (!f) return std::nullopt;
+    q[0] = *f;
+  }
+  if (config == "fm_nearly_on_edge" || config == "fm_nearly_coplanar") {  // one coordinate 1-4 ulps off
+    Vec3& v = config == "fm_nearly_on_edge" ? q[0] : (uniform_int(rng, 0, 1) ? p : q)[uniform_int(rng, 0, 2)];
+    // Off the plane: the dependent coordinate (the plane is a graph over the other two).
+    const int d = config == "fm_nearly_coplanar" ? dependent : static_cast<int>(uniform_int(rng, 0, 2));
+    if (v[d] == 0) return std::nullopt;  // a few ulps of 0 are subnormal: outside the fast domain
+    const double toward = uniform_int(rng, 0, 1) ? HUGE_VAL : -HUGE_VAL;
+    for (long i = uniform_int(rng, 1, 4); i > 0; --i) v[d] = std::nextafter(v[d], toward);
+  }
+  return TriangleIntersectionQuery{p, q};
+}
+
 }  // namespace
 
 Generated<TriangleIntersectionQuery> TriangleIntersection::degenerate(Rng& rng) {
   static const char* const configs[] = {"coplanar",        "coplanar_star",  "coplanar_vertex",
                                         "coplanar_edge",   "vertex_on_edge", "vertex_on_face",
                                         "vertex_on_vertex", "shared_edge",   "shared_vertex",
-                                        "edge_on_edge",    "edge_in_face",   "nearly_coplanar"};
+                                        "edge_on_edge",    "edge_in_face",   "nearly_coplanar",
+                                        "fm_coplanar",     "fm_coplanar_edge", "fm_nearly_coplanar",
+                                        "fm_shared_edge",  "fm_shared_vertex", "fm_vertex_on_edge",
+                                        "fm_vertex_on_face", "fm_nearly_on_edge"};
   for (;;) {
     const std::string shape = pick_shape(rng, false);
-    const std::string config = configs[uniform_int(rng, 0, 11)];
+    const std::string config = configs[uniform_int(rng, 0, std::size(configs) - 1)];
+    if (config.starts_with("fm_")) {  // full-mantissa classes: placed and scaled before snapping
+      const long us = uniform_int(rng, 0, 19);
+      const double s = us < 5 ? 0x1p-10 : us < 12 ? 1 : us < 17 ? 0x1p10 : us < 19 ? 0x1p280 : 0x1p-600;
+      const char* stag = us < 5 ? "1e-3" : us < 12 ? "1" : us < 17 ? "1e3" : us < 19 ? "domain_max" : "outside";
+      const bool far = uniform_int(rng, 0, 3) == 0 && s <= 0x1p10;
+      const Vec3 shift = far ? Vec3(log_uniform(rng, 1e3, 1e9) * unit_vector(rng)) : Vec3::Zero();
+      auto out = full_mantissa_query(rng, config, shape, shift, s);
+      if (!out) continue;
+      if (uniform_int(rng, 0, 1)) std::swap(out->q[1], out->q[2]);
+      std::rotate(out->q.begin(), out->q.begin() + uniform_int(rng, 0, 2), out->q.end());
+      if (uniform_int(rng, 0, 1)) std::swap(out->p, out->q);
+      if (!finite(*out) || !non_degenerate(*out)) continue;
+      return {*out, regime({{"shape", shape}, {"config", config}, {"place", far ? "far" : "origin"}, {"scale", stag}})};
+    }
     const auto p = grid_triangle(rng, shape);
     std::array<Vec3, 3> q;
     const int side = uniform_int(rng, 0, 1) ? 1 : -1;

@@ -80,6 +80,16 @@ struct TriangleIntersection {
   // edge_in_face, nearly_coplanar (a coplanar pair with one vertex moved 1-4 ulps);
   // shapes generic, needle, sliver; place origin or far (a dyadic translation that keeps
   // every coordinate exact); scale 2^-10, 1, 2^10, domain_max (2^280), outside (2^-600).
+  // Full-mantissa classes (fm_: random doubles, not the grid, so a product of differences
+  // rounds and an interval filter cannot settle an exactly zero orientation; the
+  // degeneracies of meshes with real coordinates, still exact): fm_coplanar (two triangles
+  // on a tilted plane z = k1/4·x + k2/4·y, any coordinate the dependent one),
+  // fm_coplanar_edge (flat mesh neighbours: that plane, a shared edge), fm_nearly_coplanar
+  // (either, the dependent coordinate of one vertex 1-4 ulps off), fm_shared_edge (a crease:
+  // shared edge, third vertex anywhere), fm_shared_vertex, fm_vertex_on_edge (a T-junction:
+  // q's vertex the exact midpoint of p's edge), fm_vertex_on_face (q's vertex the exact
+  // point (a + b + 2·c)/4 of p's vertices a, b, c), fm_nearly_on_edge (the T-junction vertex 1-4 ulps off);
+  // place origin or far (translated 1e3-1e9 sizes before snapping); same scales.
   static Generated<Query> random(Rng& rng);
   static Generated<Query> degenerate(Rng& rng);
   static nlohmann::json to_json(const Query& q);

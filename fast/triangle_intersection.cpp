@@ -1,7 +1,9 @@
 #include "fast/triangle_intersection.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace contactbench::fast {
 
@@ -10,8 +12,6 @@ namespace {
 using cases::Vec3;
 
 constexpr double u = 0x1p-53;  // unit roundoff
-// Shewchuk's static-relative orient2d factor (orient3d's is in the header).
-constexpr double orient2d_bound = (3 + 16 * u) * u;
 
 // a - b = hi + lo exactly (Knuth's two-sum on a and -b).
 inline void two_diff(double a, double b, double& hi, double& lo) {
@@ -120,36 +120,126 @@ struct Terms {
 #endif
 
 
+namespace {
+
+// Integer stage: when every difference is exact and the three of each column (one
+// coordinate axis) are integers of magnitude < 2^60 after scaling the column by one power
+// of two (its significant bits span at most 60 binary orders), the determinant of the
+// scaled matrix is evaluated exactly in 64/128-bit integer arithmetic. Its sign is the
+// original's: scaling a column by a positive power of two scales the determinant.
+
+// The binary exponent of a double: floor(log2 |x|) when normal, -1023 for 0 and subnormals.
+inline int exponent_of(double x) { return static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff) - 1023; }
+
+// Scales the column x[0..n) to integers (as above); false when it cannot. Branch-light:
+// this runs on every orientation the filter leaves undecided.
+template <int n, int bits = 60>
+[[gnu::always_inline]] inline bool column_to_int(const double* x, std::int64_t* out) {
+  int top = exponent_of(x[0]);
+  for (int i = 1; i < n; ++i) top = std::max(top, exponent_of(x[i]));
+  top = std::max(top, -900);  // an all-zero column scales by anything; 2^(bits - 1 - top) stays normal
+  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(bits - 1 - top + 1023) << 52);
+  bool ok = true;
+  for (int i = 0; i < n; ++i) {
+    // |y| < 2^bits. Scaling by a power of two is exact unless y underflows: then y is 0 or
+    // below 1, which the integer test or the zero test rejects.
+    const double y = x[i] * scale;
+    out[i] = static_cast<std::int64_t>(y);
+    ok &= (static_cast<double>(out[i]) == y) & ((y != 0) | (x[i] == 0));
+  }
+  return ok;
+}
+
+using i128 = __int128;
+
+// v x w exactly, entries |.| < 2^60: each component |.| < 2^121.
+[[gnu::always_inline]] inline void cross_int(const std::int64_t v[3], const std::int64_t w[3], i128 n[3]) {
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    n[i] = static_cast<i128>(v[j]) * w[k] - static_cast<i128>(v[k]) * w[j];
+  }
+}
+
+// Sign of u·n exactly, |u_i| < 2^60, |n_i| < 2^121 (so every intermediate below fits).
+[[gnu::always_inline]] inline int dot_sign(const std::int64_t u[3], const i128 n[3]) {
+  i128 high = 0, low = 0;  // u·n = high·2^64 + low
+  for (int i = 0; i < 3; ++i) {
+    const i128 nh = n[i] >> 64;                               // |nh| < 2^57
+    const std::uint64_t nl = static_cast<std::uint64_t>(n[i]);  // n = nh·2^64 + nl
+    high += static_cast<i128>(u[i]) * nh;                     // |.| < 2^117 each
+    low += static_cast<i128>(u[i]) * static_cast<i128>(nl);  // |.| < 2^124 each
+  }
+  high += low >> 64;  // u·n = high·2^64 + (low mod 2^64), the last in [0, 2^64)
+  if (high != 0) return high > 0 ? 1 : -1;
+  return static_cast<std::uint64_t>(low) != 0 ? 1 : 0;
+}
+
+// Sign of u·(v x w), all entries |.| < 2^60.
+[[gnu::always_inline]] inline int det3_sign(const std::int64_t u[3], const std::int64_t v[3], const std::int64_t w[3]) {
+  i128 n[3];
+  cross_int(v, w, n);
+  return dot_sign(u, n);
+}
+
+}  // namespace
+
 CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  // Two equal points (a vertex shared by the two triangles): exactly 0.
+  if (a == b || a == c || a == d || b == c || b == d || c == d) return 0;
   double U[3][2], V[3][2], W[3][2];
+  double tails = 0;
   for (int i = 0; i < 3; ++i) {
     two_diff(b[i], a[i], U[i][0], U[i][1]);
     two_diff(c[i], a[i], V[i][0], V[i][1]);
     two_diff(d[i], a[i], W[i][0], W[i][1]);
+    tails += std::abs(U[i][1]) + std::abs(V[i][1]) + std::abs(W[i][1]);  // 0 iff every tail is 0
   }
-  // Stage 1: the double evaluation, checked operation by operation with error-free
-  // transformations; when every tail is 0 the double value is the exact determinant
-  // (coordinates with few significant bits, e.g. exactly coplanar grid points).
-  {
-    double tails = 0, m[3], t[3], hi, lo;
-    for (int i = 0; i < 3; ++i) tails = std::max({tails, std::abs(U[i][1]), std::abs(V[i][1]), std::abs(W[i][1])});
-    for (int i = 0; i < 3 && tails == 0; ++i) {
+  if (tails == 0) {
+    // Stage 1 (exact differences): the double evaluation, checked operation by operation
+    // with error-free transformations; when every tail is 0 the double value is the exact
+    // determinant (few significant bits, e.g. exactly coplanar grid points). It gives up at
+    // the first non-zero tail.
+    double m[3], t[3], hi, lo, err = 0;
+    for (int i = 0; i < 3 && err == 0; ++i) {
       const int j = (i + 1) % 3, k = (i + 2) % 3;
       double p1, e1, p2, e2;
       two_prod(V[j][0], W[k][0], p1, e1);
       two_prod(V[k][0], W[j][0], p2, e2);
       two_diff(p1, p2, m[i], lo);
       two_prod(U[i][0], m[i], t[i], hi);
-      tails = std::max({std::abs(e1), std::abs(e2), std::abs(lo), std::abs(hi)});
+      err = std::abs(e1) + std::abs(e2) + std::abs(lo) + std::abs(hi);
     }
-    if (tails == 0) {
+    if (err == 0) {
       double s, det;
       two_sum(t[0], t[1], s, lo);
       two_sum(s, t[2], det, hi);
       if (lo == 0 && hi == 0) return det > 0 ? 1 : det < 0 ? -1 : 0;
     }
+    // Stage 2 (exact differences): the integer stage.
+    std::int64_t u[3], v[3], w[3];
+    bool ok = true;
+    for (int i = 0; i < 3; ++i) {
+      const double col[3] = {U[i][0], V[i][0], W[i][0]};
+      std::int64_t out[3];
+      ok &= column_to_int<3>(col, out);
+      u[i] = out[0], v[i] = out[1], w[i] = out[2];
+    }
+    if (ok) return det3_sign(u, v, w);
   }
-  // Stage 2: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
+  {
+    // Stage 2' (any differences): the coordinates themselves, each axis scaled to integers
+    // below 2^59, so that their differences are exact integers below 2^60.
+    std::int64_t u[3], v[3], w[3];
+    bool ok = true;
+    for (int i = 0; i < 3; ++i) {
+      const double col[4] = {a[i], b[i], c[i], d[i]};
+      std::int64_t x[4];
+      ok &= column_to_int<4, 59>(col, x);
+      u[i] = x[1] - x[0], v[i] = x[2] - x[0], w[i] = x[3] - x[0];
+    }
+    if (ok) return det3_sign(u, v, w);
+  }
+  // Stage 3: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
   // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
   static constexpr int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
   Terms e;
@@ -164,29 +254,75 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
 }
 
 
+CONTACTBENCH_FMA_CLONES void plane_sides_exact(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x,
+                                               std::array<int, 3>& s) {
+  // The entries of s that are 0 are undecided. A point equal to a vertex of t (a shared
+  // vertex) lies in t's plane: exactly 0. Three others: the six points' coordinates as
+  // integers below 2^59 (each axis scaled by one power of two, as in orient3d_exact), t's
+  // exact integer normal once, then one exact dot product per point; when the coordinates
+  // do not allow it, and for one or two points, orient3d_exact.
+  bool todo[3];
+  int left = 0;
+  for (int i = 0; i < 3; ++i) {
+    todo[i] = s[i] == 0 && x[i] != t[0] && x[i] != t[1] && x[i] != t[2];  // else s[i] stays 0: exact
+    left += todo[i];
+  }
+  if (left < 3) {  // one or two: orient3d_exact's first stage is cheaper on few-bit data
+    for (int i = 0; i < 3; ++i)
+      if (todo[i]) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
+    return;
+  }
+  std::int64_t u[3], v[3], w[3][3];
+  bool ok = true;
+  for (int k = 0; k < 3; ++k) {
+    const double col[6] = {t[0][k], t[1][k], t[2][k], x[0][k], x[1][k], x[2][k]};
+    std::int64_t c[6];
+    ok &= column_to_int<6, 59>(col, c);
+    u[k] = c[1] - c[0], v[k] = c[2] - c[0];
+    for (int i = 0; i < 3; ++i) w[i][k] = c[3 + i] - c[0];
+  }
+  if (ok) {
+    i128 n[3];
+    cross_int(u, v, n);  // det[u, v, w] = (u x v)·w
+    for (int i = 0; i < 3; ++i)
+      if (todo[i]) s[i] = dot_sign(w[i], n);
+    return;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (todo[i]) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
+}
+
 int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return orient3d_filter(a, b, c, d, 0);
 }
 
-int orient2d_filter(const Vec3& a, const Vec3& b, const Vec3& c, int k, double bound_factor) {
-  const int i = (k + 1) % 3, j = (k + 2) % 3;
-  const double ux = b[i] - a[i], uy = b[j] - a[j], vx = c[i] - a[i], vy = c[j] - a[j];
-  const double l = ux * vy, r = uy * vx, det = l - r;
-  const double bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
-  if (bound_factor == 0) return 0;
-  return 2;
-}
-
 CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
   const int i = (k + 1) % 3, j = (k + 2) % 3;
+  // Two equal projected points: exactly 0.
+  if ((a[i] == b[i] && a[j] == b[j]) || (a[i] == c[i] && a[j] == c[j]) || (b[i] == c[i] && b[j] == c[j])) return 0;
   double U[2][2], V[2][2];
   two_diff(b[i], a[i], U[0][0], U[0][1]);
   two_diff(b[j], a[j], U[1][0], U[1][1]);
   two_diff(c[i], a[i], V[0][0], V[0][1]);
   two_diff(c[j], a[j], V[1][0], V[1][1]);
   if (U[0][1] == 0 && U[1][1] == 0 && V[0][1] == 0 && V[1][1] == 0) {  // exact differences
+    // The integer stage (see orient3d_exact): |products| < 2^120, their difference fits.
+    const double cx[2] = {U[0][0], V[0][0]}, cy[2] = {U[1][0], V[1][0]};
+    std::int64_t x[2], y[2];
+    if (column_to_int<2>(cx, x) & column_to_int<2>(cy, y)) {
+      const i128 det = static_cast<i128>(x[0]) * y[1] - static_cast<i128>(y[0]) * x[1];
+      return det > 0 ? 1 : det < 0 ? -1 : 0;
+    }
+  }
+  {  // The coordinates as integers below 2^59 (see orient3d_exact), any differences.
+    const double cx[3] = {a[i], b[i], c[i]}, cy[3] = {a[j], b[j], c[j]};
+    std::int64_t x[3], y[3];
+    if (column_to_int<3, 59>(cx, x) & column_to_int<3, 59>(cy, y)) {
+      const i128 det = static_cast<i128>(x[1] - x[0]) * (y[2] - y[0]) - static_cast<i128>(y[1] - y[0]) * (x[2] - x[0]);
+      return det > 0 ? 1 : det < 0 ? -1 : 0;
+    }
+  }
+  if (U[0][1] == 0 && U[1][1] == 0 && V[0][1] == 0 && V[1][1] == 0) {
     double l, el, r, er, det, lo;
     two_prod(U[0][0], V[1][0], l, el);
     two_prod(U[1][0], V[0][0], r, er);
@@ -201,15 +337,10 @@ CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const V
   return e.sign();
 }
 
-int orient2d(const Vec3& a, const Vec3& b, const Vec3& c, int k) {
-  const int s = orient2d_filter(a, b, c, k);
-  return s != 2 ? s : orient2d_exact(a, b, c, k);
-}
-
 int orient2d_plain(const Vec3& a, const Vec3& b, const Vec3& c, int k) { return orient2d_filter(a, b, c, k, 0); }
 
 cases::TriangleIntersectionResult triangle_intersection(const cases::TriangleIntersectionQuery& q) {
-  return triangle_test<TriangleTestPolicy>(q);
+  return triangle_test<CertifiedTrianglePolicy>(q);
 }
 
 bool triangle_intersection_in_domain(const cases::TriangleIntersectionQuery& q) {

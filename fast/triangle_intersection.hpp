@@ -5,14 +5,19 @@
 // orient3d, (3 + 16u)u · permanent for orient2d, u = 2^-53, the permanent being the same
 // expression with every product replaced by the product of absolute values, evaluated in
 // double; the bound holds for any vertex taken as the base of the differences). When
-// |det| exceeds it the sign is the exact sign. Otherwise the exact sign, in three stages
-// (fast/triangle_intersection.cpp): the double evaluation checked operation by operation by
-// error-free transformations (two-sum, two-product by std::fma; exact on few-bit grid data);
-// the exact sum of the determinant's <= 192 exact product terms, signed by distillation
-// (two-sum passes until the running sum dominates the remaining errors); and, should that
-// not settle within 8 passes, a floating-point expansion (Grow-Expansion with zero
-// elimination) whose most significant component has the exact sign. No GMP: fast/ links
-// no exact library.
+// |det| exceeds it the sign is the exact sign. Otherwise the exact sign, in stages
+// (fast/triangle_intersection.cpp), each exact and tried in turn: two equal points (a vertex
+// shared by the triangles) give 0; with exact differences, the double evaluation checked
+// operation by operation by error-free transformations (two-sum, two-product by std::fma;
+// exact on few-bit grid data), then the differences as integers (each coordinate axis
+// scaled by one power of two to integers below 2^60, the determinant in 64/128-bit integer
+// arithmetic: full-mantissa data whose bits per axis span at most 60 binary orders); the
+// coordinates themselves as integers below 2^59 (any differences, e.g. nearly coplanar
+// points an ulp off); the exact sum of the determinant's <= 192 exact product terms, signed
+// by distillation (two-sum passes until the running sum dominates the remaining errors);
+// and, should that not settle within 8 passes, a floating-point expansion (Grow-Expansion
+// with zero elimination) whose most significant component has the exact sign. No GMP:
+// fast/ links no exact library.
 //
 // Deviations from the reference: none. Both decisions (intersect, coplanar) are exact, so
 // triangle_intersection_bounds states 0 for both and any difference from the reference is
@@ -51,15 +56,18 @@ TriangleIntersectionBounds triangle_intersection_bounds(const cases::TriangleInt
 // determinant of the projections onto the coordinate plane without axis k (the plane
 // (x_{k+1}, x_{k+2}), indices mod 3).
 inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
-int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
 // Their stages apart: the double filter with the bound scaled by `bound_factor` (1: the
 // certified bound; 0 on exactly 0 only) returning 2 when it cannot decide, and the exact
-// expansion evaluation.
+// evaluation (the stages listed at the top).
 inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                            double bound_factor = 1);
 int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
-int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
-                    double bound_factor = 1);
+// The exact signs of the entries of s that are 0 (undecided), s[i] for orient3d(t0, t1, t2,
+// x_i): t's exact normal shared when the six points' coordinates allow it.
+void plane_sides_exact(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x, std::array<int, 3>& s);
+inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
+                           double bound_factor = 1);
 int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
 // orient3d(t0, t1, t2, x_i) for the three points x, t's normal and its permanent's products
 // computed once (the same sum of difference-times-minor terms, so the same bound); the
@@ -72,8 +80,27 @@ int orient2d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3
 
 // Shewchuk's static-relative orient3d factor, u = 2^-53 (derivation in this header's top comment).
 inline constexpr double orient3d_bound = (7 + 56 * 0x1p-53) * 0x1p-53;
+// Shewchuk's static-relative orient2d factor.
+inline constexpr double orient2d_bound = (3 + 16 * 0x1p-53) * 0x1p-53;
 
 // Inline: the hot paths (the exact stages stay out of line).
+inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
+                           double bound_factor) {
+  const int i = k == 2 ? 0 : k + 1, j = k == 0 ? 2 : k - 1;  // (k + 1) % 3, (k + 2) % 3
+  const double ux = b[i] - a[i], uy = b[j] - a[j], vx = c[i] - a[i], vy = c[j] - a[j];
+  const double l = ux * vy, r = uy * vx, det = l - r;
+  const double bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
+  const int s = (det > bound) - (det < -bound);  // without branches, as orient3d_filter
+  if (s != 0 || bound_factor == 0) [[likely]]
+    return s;
+  return 2;
+}
+
+inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k) {
+  const int s = orient2d_filter(a, b, c, k);
+  return s != 2 ? s : orient2d_exact(a, b, c, k);
+}
+
 inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                            double bound_factor) {
   const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
@@ -85,9 +112,9 @@ inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cas
                            std::abs(uy) * (std::abs(vzwx) + std::abs(vxwz)) +
                            std::abs(uz) * (std::abs(vxwy) + std::abs(vywx));
   const double bound = bound_factor * orient3d_bound * permanent;
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
-  if (bound_factor == 0) return 0;  // plain double: the rounded value's sign
+  const int s = (det > bound) - (det < -bound);  // without branches: random signs would mispredict
+  if (s != 0 || bound_factor == 0) [[likely]]
+    return s;  // plain double (bound 0): the rounded value's sign
   return 2;
 }
 
@@ -105,19 +132,23 @@ inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const
   const double px = std::abs(uyvz) + std::abs(uzvy), py = std::abs(uzvx) + std::abs(uxvz),
                pz = std::abs(uxvy) + std::abs(uyvx);
   const double factor = bound_factor * orient3d_bound;
+  // Signs without branches (random signs would mispredict); 0 marks undecided.
   std::array<int, 3> s;
   for (int i = 0; i < 3; ++i) {
     const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
     const double det = nx * wx + ny * wy + nz * wz;
     const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
-    s[i] = det > bound ? 1 : det < -bound ? -1 : bound_factor == 0 ? 0 : orient3d_exact(t[0], t[1], t[2], x[i]);
+    s[i] = (det > bound) - (det < -bound);
   }
+  if (bound_factor != 0 && (s[0] == 0 || s[1] == 0 || s[2] == 0)) [[unlikely]]
+    plane_sides_exact(t, x, s);
   return s;
 }
 
 // The test's logic over a predicate policy P (static orient3(a,b,c,d), orient2(a,b,c,k) and
-// the flags below, all false in the certified test). Planted faults (harness/pairs) and the
-// published plain-double Guigue–Devillers instantiate it with other policies.
+// the flags below; the certified test's are all false but exact_signs). Planted faults
+// (harness/pairs) and the published plain-double Guigue–Devillers instantiate it with
+// other policies.
 struct TriangleTestPolicy {
   static int orient3(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d) {
     return orient3d(a, b, c, d);
@@ -133,6 +164,13 @@ struct TriangleTestPolicy {
   static constexpr bool forget_flip = false;      // fault: q's vertex order not swapped
   static constexpr bool no_edge_crossing = false; // fault: coplanar test without edge crossings
   static constexpr bool swapped_final = false;    // fault: q1, q2 exchanged in step 4
+  // Exact signs (the certified test only, CertifiedTrianglePolicy): p in q's plane then
+  // implies q in p's, so q's sides are skipped. False here so that the published and planted
+  // variants deriving from this policy evaluate both sides, as their algorithms do.
+  static constexpr bool exact_signs = false;
+};
+struct CertifiedTrianglePolicy : TriangleTestPolicy {
+  static constexpr bool exact_signs = true;
 };
 
 namespace detail {
@@ -156,24 +194,29 @@ inline void lone_vertex(const std::array<int, 3>& s, int& i, bool& flip) {
 }
 
 // Coplanar triangles (P's plane projected one to one along axis k): they meet iff a vertex
-// of one lies in the other (closed) or two edges cross properly. 18 orientations.
+// of one lies in the other (closed) or two edges cross properly. Up to 20 orientations,
+// each computed when first needed (a vertex found inside ends the test early).
 template <class P>
 bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::Vec3, 3>& q, int k) {
   const int op = P::orient2(p[0], p[1], p[2], k), oq = P::orient2(q[0], q[1], q[2], k);
-  int a[3][3], b[3][3];  // a[i][j]: q_j against p's edge i; b[j][i]: p_i against q's edge j
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      a[i][j] = P::orient2(p[i], p[(i + 1) % 3], q[j], k) * op;
-      b[j][i] = P::orient2(q[j], q[(j + 1) % 3], p[i], k) * oq;
-    }
+  // a[i][j]: q_j against p's edge i; b[j][i]: p_i against q's edge j (2: not yet computed).
+  int a[3][3] = {{2, 2, 2}, {2, 2, 2}, {2, 2, 2}}, b[3][3] = {{2, 2, 2}, {2, 2, 2}, {2, 2, 2}};
+  auto A = [&](int i, int j) {
+    if (a[i][j] == 2) a[i][j] = P::orient2(p[i], p[(i + 1) % 3], q[j], k) * op;
+    return a[i][j];
+  };
+  auto B = [&](int j, int i) {
+    if (b[j][i] == 2) b[j][i] = P::orient2(q[j], q[(j + 1) % 3], p[i], k) * oq;
+    return b[j][i];
+  };
   for (int j = 0; j < 3; ++j)
-    if (a[0][j] >= 0 && a[1][j] >= 0 && a[2][j] >= 0) return true;
+    if (A(0, j) >= 0 && A(1, j) >= 0 && A(2, j) >= 0) return true;
   for (int i = 0; i < 3; ++i)
-    if (b[0][i] >= 0 && b[1][i] >= 0 && b[2][i] >= 0) return true;
+    if (B(0, i) >= 0 && B(1, i) >= 0 && B(2, i) >= 0) return true;
   if (P::no_edge_crossing) return false;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      if (a[i][j] * a[i][(j + 1) % 3] < 0 && b[j][i] * b[j][(i + 1) % 3] < 0) return true;
+      if (A(i, j) * A(i, (j + 1) % 3) < 0 && B(j, i) * B(j, (i + 1) % 3) < 0) return true;
   return false;
 }
 
@@ -182,7 +225,8 @@ bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::
 template <class P>
 cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectionQuery& query) {
   using cases::Vec3;
-  std::array<Vec3, 3> p = query.p, q = query.q;
+  const std::array<Vec3, 3>& p = query.p;
+  const std::array<Vec3, 3>& q = query.q;
   cases::TriangleIntersectionResult r;
   auto one_side = [](const std::array<int, 3>& s) {
     return (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
@@ -191,12 +235,17 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   //    other's plane cannot meet it.
   const std::array<int, 3> sp = P::sides(q, p);
   if (one_side(sp)) return r;
-  std::array<int, 3> sq = P::sides(p, q);
-  if (one_side(sq)) return r;
-  // 2. Coplanar (all of q on p's plane; exactly then all of p on q's): switch to the 2D
-  //    test on the projection along an axis where p's normal has a non-zero component
-  //    (the largest in double, confirmed by an exact orient2d of p's projection).
-  if ((sq[0] == 0 && sq[1] == 0 && sq[2] == 0) || (sp[0] == 0 && sp[1] == 0 && sp[2] == 0)) {
+  // 2. Coplanar (all of p on q's plane; exactly then all of q on p's, so q's sides are not
+  //    needed): switch to the 2D test on the projection along an axis where p's normal has
+  //    a non-zero component (the largest in double, confirmed by an exact orient2d of p's
+  //    projection).
+  const bool coplanar = P::exact_signs && sp[0] == 0 && sp[1] == 0 && sp[2] == 0;
+  std::array<int, 3> sq = {0, 0, 0};
+  if (!coplanar) {
+    sq = P::sides(p, q);
+    if (one_side(sq)) return r;
+  }
+  if (coplanar || (sq[0] == 0 && sq[1] == 0 && sq[2] == 0) || (sp[0] == 0 && sp[1] == 0 && sp[2] == 0)) {
     r.coplanar = true;
     if (P::drop_coplanar) return r;
     const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]).cwiseAbs();
@@ -208,25 +257,27 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   // 3. Both triangles cross (or touch) the line L of the two planes. Bring p's lone vertex
   //    first (a rotation keeps p's orientation) and, if needed, swap q1, q2 so that it lies
   //    on the non-negative side of q's plane; then the same for q against p's plane.
+  //    Vertices are renamed through pointers (copying them costs more than the test).
   int i;
   bool flip;
   detail::lone_vertex(sp, i, flip);
-  p = {p[i], p[(i + 1) % 3], p[(i + 2) % 3]};
+  const Vec3* a[3] = {&p[i], &p[(i + 1) % 3], &p[(i + 2) % 3]};  // p renamed
+  const Vec3* b[3] = {&q[0], &q[1], &q[2]};                      // q renamed
   if (flip && !P::forget_flip) {
-    std::swap(q[1], q[2]);
+    std::swap(b[1], b[2]);
     std::swap(sq[1], sq[2]);  // q's signs against p's plane move with q's vertices
   }
   detail::lone_vertex(sq, i, flip);
-  q = {q[i], q[(i + 1) % 3], q[(i + 2) % 3]};
-  if (flip) std::swap(p[1], p[2]);
+  const Vec3* c[3] = {b[i], b[(i + 1) % 3], b[(i + 2) % 3]};
+  if (flip) std::swap(a[1], a[2]);
   // 4. p meets L in [B, A] with A on edge p0p1, B on edge p0p2 and q in [C, D] with C on
   //    q0q1, D on q0q2, in the order of L's direction n_p x n_q. The closed intervals
   //    overlap iff C is not beyond A and B not beyond D; each comparison is the sign of
   //    one orientation (no intersection point is constructed).
-  if (P::swapped_final) std::swap(q[1], q[2]);
-  const int o1 = P::orient3(p[0], p[1], q[0], q[1]);
+  if (P::swapped_final) std::swap(c[1], c[2]);
+  const int o1 = P::orient3(*a[0], *a[1], *c[0], *c[1]);
   if (P::strict_interval ? o1 >= 0 : o1 > 0) return r;
-  const int o2 = P::orient3(p[0], p[2], q[0], q[2]);
+  const int o2 = P::orient3(*a[0], *a[2], *c[0], *c[2]);
   r.intersect = P::strict_interval ? o2 > 0 : o2 >= 0;
   return r;
 }

@@ -11,6 +11,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <map>
 #include <cmath>
 #include <set>
 
@@ -164,6 +167,99 @@ BOOST_AUTO_TEST_CASE(certified_orientation_against_the_exact_reference) {
                                   << plain_wrong << ", orient2d plain wrong on " << plain_2d_wrong);
   BOOST_TEST(fallback > n / 3);
   BOOST_TEST(plain_wrong > 0);
+}
+
+BOOST_AUTO_TEST_CASE(full_mantissa_classes) {
+  // The degenerate generator's fm_ classes: every config label appears; the certified side
+  // tests agree with the reference on every class; each fm_ query's degeneracy holds exactly (exact equality, error-free sums, the reference's exact
+  // orientation); its coordinates are not few-bit grid values; and the certified
+  // predicates and the test agree with the reference on them.
+  auto exact_sum_is = [](double x, double y, double target) {  // x + y == target exactly
+    const double s = x + y, bv = s - x, av = s - bv;
+    return (x - av) + (y - bv) == 0 && s == target;
+  };
+  auto midpoint_vertex = [&](const std::array<Vec3, 3>& s, const std::array<Vec3, 3>& t) {
+    for (const Vec3& v : s)
+      for (int e = 0; e < 3; ++e) {
+        const Vec3 &a = t[e], &b = t[(e + 1) % 3];
+        if (exact_sum_is(a.x(), b.x(), 2 * v.x()) && exact_sum_is(a.y(), b.y(), 2 * v.y()) &&
+            exact_sum_is(a.z(), b.z(), 2 * v.z()))
+          return true;
+      }
+    return false;
+  };
+  auto face_vertex = [&](const std::array<Vec3, 3>& s, const std::array<Vec3, 3>& t) {  // v = (a + b + 2c)/4
+    for (const Vec3& v : s)
+      for (int e = 0; e < 3; ++e) {
+        const Vec3 &a = t[e], &b = t[(e + 1) % 3], &c = t[(e + 2) % 3];
+        bool ok = true;
+        for (int d = 0; d < 3 && ok; ++d) ok = exact_sum_is(a[d], b[d], a[d] + b[d]) && exact_sum_is(a[d] + b[d], 2 * c[d], 4 * v[d]);
+        if (ok) return true;
+      }
+    return false;
+  };
+  auto significant_bits = [](double x) {
+    const std::uint64_t m = std::bit_cast<std::uint64_t>(x) & ((std::uint64_t{1} << 52) - 1);
+    return x == 0 ? 0 : 53 - (m == 0 ? 52 : std::countr_zero(m));
+  };
+  std::map<std::string, int> seen;
+  for (int i = 0; i < 2000; ++i) {
+    auto rng = cases::query_rng(7, "triangle_intersection_test", "fm", i);
+    const auto g = cases::TriangleIntersection::degenerate(rng);
+    const auto at = g.regime.find("config=") + 7;
+    const std::string config = g.regime.substr(at, g.regime.find(' ', at) - at);
+    ++seen[config];
+    const Query& q = g.query;
+    if (!cases::triangle_in_fast_domain(q)) continue;
+    // The certified side tests (shared normal, exact stages) on every degenerate class.
+    for (const auto* t : {&q.p, &q.q}) {
+      const auto& o = t == &q.p ? q.q : q.p;
+      const auto sides = fast::plane_sides(*t, o);
+      for (int j = 0; j < 3; ++j) BOOST_TEST(sides[j] == reference::exact::orientation((*t)[0], (*t)[1], (*t)[2], o[j]));
+    }
+    if (!config.starts_with("fm_")) continue;
+    BOOST_TEST_CONTEXT(config << " #" << i) {
+      const auto ref = reference::triangle_intersection(q);
+      int shared = 0, bits = 0;
+      for (const Vec3& a : q.p)
+        for (const Vec3& b : q.q) shared += a == b;
+      for (const auto* t : {&q.p, &q.q})
+        for (const Vec3& v : *t)
+          for (int d = 0; d < 3; ++d) bits = std::max(bits, significant_bits(v[d]));
+      BOOST_TEST(bits >= 40);
+      if (config == "fm_coplanar") BOOST_TEST(ref.coplanar);
+      if (config == "fm_coplanar_edge") BOOST_TEST((ref.coplanar && ref.intersect && shared == 2));
+      if (config == "fm_nearly_coplanar") BOOST_TEST((!ref.coplanar && ref.coplanar_margin < 1e-6));
+      if (config == "fm_shared_edge") BOOST_TEST((shared == 2 && ref.intersect));
+      if (config == "fm_shared_vertex") BOOST_TEST((shared >= 1 && ref.intersect));
+      if (config == "fm_vertex_on_edge")
+        BOOST_TEST(((midpoint_vertex(q.q, q.p) || midpoint_vertex(q.p, q.q)) && ref.intersect && ref.intersect_margin == 0));
+      if (config == "fm_vertex_on_face")
+        BOOST_TEST(((face_vertex(q.q, q.p) || face_vertex(q.p, q.q)) && ref.intersect && ref.intersect_margin == 0));
+      if (config == "fm_nearly_on_edge") BOOST_TEST(!(midpoint_vertex(q.q, q.p) || midpoint_vertex(q.p, q.q)));
+      BOOST_TEST(same(fast::triangle_intersection(q), ref));
+      // The certified predicates on the query's points (the exact stages do the work here).
+      for (const auto* t : {&q.p, &q.q}) {
+        const auto& o = t == &q.p ? q.q : q.p;
+        for (const Vec3& x : o) {
+          BOOST_TEST(fast::orient3d((*t)[0], (*t)[1], (*t)[2], x) == reference::exact::orientation((*t)[0], (*t)[1], (*t)[2], x));
+          for (int k = 0; k < 3; ++k) {  // the 2D sign is the 3D one against a point above a along axis k
+            Vec3 above = (*t)[0];
+            above[k] = above[k] > 0 ? 2 * above[k] : above[k] < 0 ? 0.0 : 1.0;  // exact, and above[k] > a[k]
+            BOOST_TEST(fast::orient2d((*t)[0], (*t)[1], x, k) == reference::exact::orientation((*t)[0], (*t)[1], x, above));
+          }
+        }
+      }
+    }
+  }
+  BOOST_TEST(seen.size() == 20u);
+  // The benchmarks' CGAL orientation peer uses our sign convention: (0,0,1) lies on the side
+  // (1,0,0) x (0,1,0) = (0,0,1) points to.
+  const Vec3 o(0, 0, 0), ex(1, 0, 0), ey(0, 1, 0), ez(0, 0, 1);
+  BOOST_TEST(reference::exact::cgal_epick_orientation(o, ex, ey, ez) == 1);
+  BOOST_TEST(reference::exact::cgal_epick_orientation(o, ey, ex, ez) == -1);
+  BOOST_TEST(reference::exact::cgal_epick_orientation(o, ex, ey, Vec3(3, 5, 0)) == 0);
+  for (const auto& [config, n] : seen) BOOST_TEST_MESSAGE(config << ": " << n);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_lines) {

@@ -19,5 +19,10 @@ std::optional<int> orientation_filter(const cases::Vec3& a, const cases::Vec3& b
                                       const cases::Vec3& c, const cases::Vec3& d);
 int orientation_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c,
                       const cases::Vec3& d);
+// CGAL's filtered Epick orientation(a, b, c, d) in the same sign convention: the packaged
+// peer of the orientation-level benchmarks (its static filter, interval filter, then exact
+// arithmetic when both fail).
+int cgal_epick_orientation(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c,
+                           const cases::Vec3& d);
 
 }  // namespace contactbench::reference::exact
