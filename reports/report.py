@@ -128,10 +128,11 @@ def load_check(path):
 
 def speed_times(bench):
     """{(stem, case): {impl: ns per iteration}} in file order, without the sweeps that a
-    scenario section plots itself (steps/s per contact mode, resolution cost against k)."""
+    scenario section or the README tabulates (steps/s per contact mode, resolution cost
+    against k, the triangle test per degenerate class)."""
     times = {}
     for (stem, case, impl), ns in bench.ns.items():
-        if stem == "dem_modes" or case.startswith("facets="):
+        if stem in ("dem_modes", "triangle_intersection_by_class") or case.startswith("facets="):
             continue
         times.setdefault((stem, case), {})[impl] = ns
     return times
