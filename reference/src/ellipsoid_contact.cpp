@@ -248,15 +248,16 @@ EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
   const std::optional<int> filtered = filter(q, s.mus, s.points);
   std::vector<double> exact_roots;
   const int n = filtered ? *filtered : exact_count(q, &exact_roots);
-  if (!filtered && std::getenv("ELL_DEBUG")) fprintf(stderr, "EXACT %s\n", cases::EllipsoidContact::to_json(q).dump().c_str());
   r.state = cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2];
 
   // Everything below needs square roots or the iterative maximiser: MPFR, 128 bits, each
   // value rounded to double once at the end.
   const mpfr_prec_t saved = mpreal::get_default_prec();
   mpreal::set_default_prec(mp_bits);
+  std::optional<Pencil<mpreal>> pm;  // the pencil at 128 bits, computed once when needed
+  if (!s.coincident || (filtered && n == 2)) pm = cases::pencil<mpreal>(q);
   if (filtered && n == 2) {
-    std::array<mpreal, 5> em = cases::characteristic(cases::pencil<mpreal>(q));
+    std::array<mpreal, 5> em = cases::characteristic(*pm);
     const double split = CGAL::certainly(eval(cases::characteristic(cases::pencil<Interval>(q)), s.mus[0]) < 0) ? s.mus[0] : s.mus[1];
     double bound = 1;
     for (int i = 0; i < 4; ++i) bound = std::max(bound, 1 + std::abs(s.e[i]) * 2);  // Cauchy, doubled for rounding
@@ -274,7 +275,7 @@ EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
     r.normal = cases::Vec3::Zero();
     r.state_margin = 1;  // |√0 − 1|
   } else {
-    const Pencil<mpreal> p = cases::pencil<mpreal>(q);
+    const Pencil<mpreal>& p = *pm;
     // Newton from the double maximiser (one or two steps), safeguarded on (0, 1).
     const mpreal t = pw_maximise<mpreal>(p, s.t, 0, 1, 0x1p-120);
     PwStep<mpreal> st = pw_step(p, t);
@@ -291,8 +292,7 @@ EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
     // Centre-line overlap: t_X = |r| / √(rᵀ P_X r), rᵀ P_X r = Σ_i ((R_Xᵀ r)_i / s_X,i)².
     std::array<mpreal, 3> d;
     for (int i = 0; i < 3; ++i) d[i] = cb[i] - ca[i];
-    auto reach = [&](const cases::Ellipsoid& e) {
-      const Mat3<mpreal> re = cases::rotation<mpreal>(e.quaternion);
+    auto reach = [&](const cases::Ellipsoid& e, const Mat3<mpreal>& re) {
       mpreal sum = 0;
       for (int i = 0; i < 3; ++i) {
         const mpreal c = (re[0][i] * d[0] + re[1][i] * d[1] + re[2][i] * d[2]) / e.semi_axes[i];
@@ -301,7 +301,7 @@ EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
       return sqrt(sum);
     };
     const mpreal len = sqrt(dot3(d, d));
-    r.overlap = (len / reach(q.a) + len / reach(q.b) - len).toDouble();
+    r.overlap = (len / reach(q.a, ra) + len / reach(q.b, cases::rotation<mpreal>(q.b.quaternion)) - len).toDouble();
   }
   mpreal::set_default_prec(saved);
   return r;
