@@ -146,7 +146,7 @@ class FullReport(unittest.TestCase):
     def test_anchors_keyed_by_stem_and_scenario(self):
         ids = re.findall(r'<h[23] id="([^"]+)"', self.page)
         self.assertEqual(ids, ["family-closest_feature", "family-ccd_ground",
-                               "scenario-ccd_public", "scenario-closest_feature_regions",
+                               "scenario-ccd_public", "scenario-closest_feature_regions", "scenario-ellipsoid_contact",
                                "scenario-rolling_sphere", "scenario-square_drop"])
 
     def test_regime_table(self):
