@@ -9,8 +9,12 @@
 // root (near touching) its signs may be wrong: the state is stated correct only outside a
 // relative gap of `state` (ellipsoid_contact_bounds); an exactly touching pair is reported
 // touching only when the double chain happens to end exactly (e.g. spheres on a grid), else
-// separated or overlapping (excused: margin 0). A count outside {0, 1, 2} (rounding) is
-// settled by the sign of F − 1. Roots, F, point, normal and overlap carry rounding errors
+// separated or overlapping (excused: margin 0). The count is cross-checked against
+// Perram–Wertheim: a count outside {0, 1, 2}, or one whose state contradicts the sign of
+// √F − 1 while |√F − 1| exceeds the stated gap, is overruled by F (measured: the double
+// chain alone flipped very flat pairs, axis ratio ~1000, at gaps up to 7× the stated one,
+// and once called a far pair touching; F's own error stayed below 1e-10).
+// ellipsoid_contact_state (the benchmarked state alone) is the count without the check. Roots, F, point, normal and overlap carry rounding errors
 // within the stated bounds.
 //
 // Bounds (ellipsoid_contact_bounds). With u = 2^-53, κ = axis_spread(q)² (largest over
@@ -19,9 +23,9 @@
 // errors of a few tens of u·κ in the sense of their magnitude sums Σ|e_i|μ^i; a Sturm sign
 // at 0 or ∞ flips only when the gap between the two positive roots is below the square
 // root of that, i.e. when the relative gap √F − 1 (linear in E's minimum) is within
-// c·u·κ. The constants were derived as above and widened after measuring the worst case on
-// 10^6 generated queries (the constants are in fast/ellipsoid_contact.cpp, with the
-// measured worst case). F: relative, c·u·κ; point: c·u·(κ·L + |c|max)/L; normal: radians,
+// c·u·κ — an order-of-magnitude argument, not a proof: very flat pairs flipped beyond it,
+// which the cross-check with F (below) covers. Constants and measured worst cases in
+// fast/ellipsoid_contact.cpp. F: relative, c·u·κ; point: c·u·(κ·L + |c|max)/L; normal: radians,
 // c·u·κ/√F-like near coincident centres (t is scale-free in |r|, so only κ); overlap:
 // c·u·(κ L + |c|max)/L; a root μ: E's computed coefficients are within γ_N·m_i of the exact
 // ones (m_i the sum of absolute terms, cases::Magnitude; N ≈ 40 operations deep, so 2^7 u
@@ -62,8 +66,8 @@ EllipsoidContactBounds ellipsoid_contact_bounds(const cases::EllipsoidContactQue
 
 // Planted slips (the registry's faults; never on by default).
 struct EllipsoidSlips {
-  bool descartes = false;      // positive roots counted by Descartes' rule of signs, not Sturm
-  bool minus_pencil = false;   // det(λA − B)'s convention with det(λA + B)'s reading: E(−λ)
+  bool descartes = false;      // Descartes' rule of signs, not Sturm; trusted (no F check)
+  bool minus_pencil = false;   // det(λA − B)'s convention with det(λA + B)'s reading: E(−λ); trusted
   bool unsafe_newton = false;  // PW Newton from t = 1/2 without the bracket, 6 steps
   bool normal_from_b = false;  // the normal of B at the point (pointing from B to A)
   bool chord_squared = false;  // overlap's reach 1/(r̂ᵀPr̂), the square root forgotten

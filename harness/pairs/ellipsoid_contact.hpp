@@ -52,8 +52,10 @@ struct EllipsoidContactFcl : EllipsoidContactPair {
 
 // Planted faults (registry: ellipsoid_contact_planted_<name>; the mutation suite requires
 // each found `wrong`):
-//   descartes      positive roots counted by Descartes' rule of signs instead of Sturm;
-//   minus_pencil   det(λA − B)'s convention read as det(λA + B)'s: negative roots counted;
+//   descartes      positive roots counted by Descartes' rule of signs instead of Sturm,
+//                  and trusted (no cross-check against F);
+//   minus_pencil   det(λA − B)'s convention read as det(λA + B)'s: negative roots counted,
+//                  trusted;
 //   unsafe_newton  Perram–Wertheim Newton from t = 1/2 without its bracket, 6 steps;
 //   normal_from_b  the normal of B at the point (from B towards A);
 //   chord_squared  the centre-line reach 1/(r̂ᵀPr̂), the square root forgotten;
