@@ -4,6 +4,7 @@
 #include "harness/pairs/ccd.hpp"
 #include "harness/pairs/closest_feature.hpp"
 #include "harness/pairs/edge_smoothing.hpp"
+#include "harness/pairs/ellipsoid_contact.hpp"
 #include "harness/pairs/ground_ccd.hpp"
 #include "harness/pairs/pfc_resolution.hpp"
 #include "harness/pairs/rounded_triangle_contact.hpp"
@@ -32,6 +33,7 @@ const std::vector<Family>& families() {
       make_family<PfcResolutionPair>(),
       make_family<RoundedTriangleContactPair>(),
       make_family<TriangleIntersectionPair>(),
+      make_family<EllipsoidContactPair>(),
       // Published methods: measured beside the family's own fast variant, not gated.
       make_published<BarrierBookFormula>("book",
                                          "the book's BarrierEnergy.py formula: s - 1 and log(s) "
@@ -40,6 +42,10 @@ const std::vector<Family>& families() {
           "Moller 1997, plain double: plane distances, intervals on the planes' line (divisions)"),
       make_published<TriangleIntersectionGuigueDevillers>("guigue_devillers",
           "Guigue-Devillers 2003, plain double orientation signs"),
+      make_published<EllipsoidContactShortcut>("shortcut",
+          "the paper's classifier: discriminant of f and its coefficient signs (double), state only"),
+      make_published<EllipsoidContactFcl>("fcl_collide",
+          "FCL 0.7 collide (GJK/EPA via libccd) on two fcl::Ellipsoidd, state only"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       make_planted<ClosestFeatureVertexSnapFault>("vertex_snap",
                                                   "labels points near vertex a as vertex0"),
@@ -142,6 +148,18 @@ const std::vector<Family>& families() {
           "facing test run after the contact test: non-facing pairs get S and contact"),
       make_planted<RoundedTriangleContactTightBoundFault>("tight_bound",
           "honest kernel claiming exact decisions and fields"),
+      make_planted<EllipsoidContactFault<&fast::EllipsoidSlips::descartes>>("descartes",
+          "positive roots counted by Descartes' rule of signs instead of Sturm"),
+      make_planted<EllipsoidContactFault<&fast::EllipsoidSlips::minus_pencil>>("minus_pencil",
+          "det(lambda A - B)'s convention read as det(lambda A + B)'s"),
+      make_planted<EllipsoidContactFault<&fast::EllipsoidSlips::unsafe_newton>>("unsafe_newton",
+          "Perram-Wertheim Newton from t = 1/2 without its bracket, 6 steps"),
+      make_planted<EllipsoidContactFault<&fast::EllipsoidSlips::normal_from_b>>("normal_from_b",
+          "normal of B at the point: from B towards A"),
+      make_planted<EllipsoidContactFault<&fast::EllipsoidSlips::chord_squared>>("chord_squared",
+          "centre-line reach without its square root"),
+      make_planted<EllipsoidContactTightBoundFault>("tight_bound",
+          "honest kernel claiming exact state and fields"),
   };
   return table;
 }

@@ -147,7 +147,8 @@ class FullReport(unittest.TestCase):
         ids = re.findall(r'<h[23] id="([^"]+)"', self.page)
         self.assertEqual(ids, ["family-closest_feature", "family-ccd_ground",
                                "scenario-ccd_public", "scenario-closest_feature_regions",
-                               "scenario-dem_modes", "scenario-pfc_static",
+                               "scenario-dem_modes", "scenario-ellipsoid_contact",
+                               "scenario-pfc_static",
                                "scenario-pfc_walls", "scenario-rolling_sphere",
                                "scenario-smeets_figures", "scenario-smeets_hertz",
                                "scenario-square_drop"])
