@@ -10,6 +10,8 @@
 #include "harness/pairs/ellipsoid_contact.hpp"
 #include "reference/ellipsoid_contact.hpp"
 
+#include "harness/bench/cycle.hpp"
+
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -39,17 +41,7 @@ std::shared_ptr<const std::vector<Query>> make_set(const std::string& name) {
   return set;
 }
 
-template <class F>
-void add(const std::string& name, std::shared_ptr<const std::vector<Query>> set, F f) {
-  benchmark::RegisterBenchmark(name.c_str(), [set, f](benchmark::State& st) {
-    std::size_t i = 0;
-    for (auto _ : st) {
-      benchmark::DoNotOptimize(f((*set)[i]));
-      if (++i == set->size()) i = 0;
-    }
-    st.SetItemsProcessed(st.iterations());
-  });
-}
+using bench::add;
 
 const bool registered = [] {
   for (const char* name : {"random", "near_touching"}) {

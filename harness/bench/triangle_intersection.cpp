@@ -18,6 +18,8 @@
 #include "reference/src/orientation.hpp"
 #include "reference/triangle_intersection.hpp"
 
+#include "harness/bench/cycle.hpp"
+
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -75,17 +77,7 @@ std::shared_ptr<const std::vector<Quad>> make_quads(const std::string& s) {
   return set;
 }
 
-template <class Set, class F>
-void add(const std::string& name, std::shared_ptr<const Set> set, F f) {
-  benchmark::RegisterBenchmark(name.c_str(), [set, f](benchmark::State& st) {
-    std::size_t i = 0;
-    for (auto _ : st) {
-      benchmark::DoNotOptimize(f((*set)[i]));
-      if (++i == set->size()) i = 0;
-    }
-    st.SetItemsProcessed(st.iterations());
-  });
-}
+using bench::add;
 
 // 1,024 in-domain queries per config of the degenerate generator, in the order of its stream.
 std::map<std::string, std::shared_ptr<std::vector<Query>>> degenerate_by_class() {
