@@ -24,20 +24,20 @@ struct Bounded {
   double mag() const { return std::abs(hi) * (1 + 0x1p-50); }
 };
 
-constexpr double U = 0x1p-100;
+constexpr double U = 0x1p-102;
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-inline void two_sum(double a, double b, double& s, double& e) {
+[[gnu::always_inline]] inline void two_sum(double a, double b, double& s, double& e) {
   s = a + b;
   const double bb = s - a;
   e = (a - (s - bb)) + (b - bb);
 }
-inline void quick_two_sum(double a, double b, double& s, double& e) {
+[[gnu::always_inline]] inline void quick_two_sum(double a, double b, double& s, double& e) {
   s = a + b;
   e = b - (s - a);
 }
 
-inline Bounded add(const Bounded& a, double bh, double bl, double eb) {
+[[gnu::always_inline]] inline Bounded add(const Bounded& a, double bh, double bl, double eb) {
   double s1, s2, t1, t2;
   two_sum(a.hi, bh, s1, s2);
   two_sum(a.lo, bl, t1, t2);
@@ -49,13 +49,23 @@ inline Bounded add(const Bounded& a, double bh, double bl, double eb) {
   r.err = a.err + eb + U * r.mag();
   return r;
 }
-inline Bounded operator+(const Bounded& a, const Bounded& b) { return add(a, b.hi, b.lo, b.err); }
-inline Bounded operator-(const Bounded& a) { return {-a.hi, -a.lo, a.err}; }
-inline Bounded operator-(const Bounded& a, const Bounded& b) { return add(a, -b.hi, -b.lo, b.err); }
+[[gnu::always_inline]] inline Bounded operator+(const Bounded& a, const Bounded& b) { return add(a, b.hi, b.lo, b.err); }
+[[gnu::always_inline]] inline Bounded operator-(const Bounded& a) { return {-a.hi, -a.lo, a.err}; }
+[[gnu::always_inline]] inline Bounded operator-(const Bounded& a, const Bounded& b) { return add(a, -b.hi, -b.lo, b.err); }
 
-inline Bounded operator*(const Bounded& a, const Bounded& b) {
-  const double p = a.hi * b.hi;
-  double e = std::fma(a.hi, b.hi, -p);
+// a·b = p + e exactly (Dekker's split product; inline, where std::fma would be a libm call
+// without -mfma). Values here stay far from overflow; a non-finite result fails the filter.
+[[gnu::always_inline]] inline void two_prod(double a, double b, double& p, double& e) {
+  constexpr double split = 134217729.0;  // 2^27 + 1
+  p = a * b;
+  const double ta = split * a, ah = ta - (ta - a), al = a - ah;
+  const double tb = split * b, bh = tb - (tb - b), bl = b - bh;
+  e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+}
+
+[[gnu::always_inline]] inline Bounded operator*(const Bounded& a, const Bounded& b) {
+  double p, e;
+  two_prod(a.hi, b.hi, p, e);
   e += a.hi * b.lo + a.lo * b.hi;
   Bounded r;
   quick_two_sum(p, e, r.hi, r.lo);
@@ -63,7 +73,7 @@ inline Bounded operator*(const Bounded& a, const Bounded& b) {
   return r;
 }
 
-inline Bounded operator/(const Bounded& a, const Bounded& b) {
+[[gnu::always_inline]] inline Bounded operator/(const Bounded& a, const Bounded& b) {
   // Long division: q1 + q2 + q3 with remainders computed by the accurate product.
   const double q1 = a.hi / b.hi;
   Bounded r = a - Bounded(b.hi, b.lo, 0) * Bounded(q1);
@@ -78,7 +88,7 @@ inline Bounded operator/(const Bounded& a, const Bounded& b) {
   return q;
 }
 
-inline Bounded sqrt(const Bounded& a) {
+[[gnu::always_inline]] inline Bounded sqrt(const Bounded& a) {
   if (!(a.hi > 0)) return {0, 0, a.hi == 0 && a.err == 0 ? 0 : inf};
   const double x = std::sqrt(a.hi);
   // One Newton step in double-double from the double root: x + (a − x²)/(2x).
@@ -90,20 +100,20 @@ inline Bounded sqrt(const Bounded& a) {
   return r;
 }
 
-inline Bounded abs(const Bounded& a) { return a.hi < 0 || (a.hi == 0 && a.lo < 0) ? -a : a; }
+[[gnu::always_inline]] inline Bounded abs(const Bounded& a) { return a.hi < 0 || (a.hi == 0 && a.lo < 0) ? -a : a; }
 
 // Order by value (for iterations that only choose points; no certification implied).
-inline bool operator<(const Bounded& a, const Bounded& b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
-inline bool operator>(const Bounded& a, const Bounded& b) { return b < a; }
-inline bool operator<=(const Bounded& a, const Bounded& b) { return !(b < a); }
-inline bool operator==(const Bounded& a, const Bounded& b) { return a.hi == b.hi && a.lo == b.lo; }
+[[gnu::always_inline]] inline bool operator<(const Bounded& a, const Bounded& b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
+[[gnu::always_inline]] inline bool operator>(const Bounded& a, const Bounded& b) { return b < a; }
+[[gnu::always_inline]] inline bool operator<=(const Bounded& a, const Bounded& b) { return !(b < a); }
+[[gnu::always_inline]] inline bool operator==(const Bounded& a, const Bounded& b) { return a.hi == b.hi && a.lo == b.lo; }
 
 // The value as an exact point (bound dropped): where an iteration evaluates next.
-inline Bounded point(const Bounded& a) { return {a.hi, a.lo, 0}; }
+[[gnu::always_inline]] inline Bounded point(const Bounded& a) { return {a.hi, a.lo, 0}; }
 
 // The double every value within 2·err of hi + lo rounds to (to nearest), when there is one:
 // the interval [v − 2err, v + 2err] contains no midpoint between doubles. NaN otherwise.
-inline double certain_double(const Bounded& a) {
+[[gnu::always_inline]] inline double certain_double(const Bounded& a) {
   const double d = a.hi;
   if (!std::isfinite(d) || !std::isfinite(a.err) || std::abs(d) < 0x1p-960) return std::nan("");
   const double below = (d - std::nextafter(d, -inf)) / 2, above = (std::nextafter(d, inf) - d) / 2;
