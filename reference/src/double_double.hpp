@@ -1,11 +1,12 @@
 // Double-double numbers (≈106 bits) that carry a running bound on their distance to the
 // exact value of the formula they evaluate: the cheap first stage of a filtered
 // construction. Inputs are doubles (exact, bound 0); every operation adds its own rounding,
-// U|result| with U = 2^-100 (the accurate double-double add/mul/div/sqrt below err by at
-// most ~8·2^-106 relative, so U leaves a factor ≥ 8 of slack that also absorbs the rounding
-// of the bound's own double arithmetic), and propagates its operands' bounds to first
-// order plus the product term: a ± b: ea + eb; a·b: |a|eb + |b|ea + ea·eb;
-// a/b: (ea + |a/b|·eb)/(|b| − eb) (infinite when eb ≥ |b|); √a: ea/√a (infinite when ea ≥ a).
+// U|result| with U = 2^-102 (the double-double add, product, 3-term division and
+// Newton-step square root below err by at most about 4·2^-106 relative, so U leaves a factor
+// ≥ 4 of slack that also absorbs the rounding of the bound's own double arithmetic), and
+// propagates its operands' bounds to first order plus the product term: a ± b: ea + eb;
+// a·b: |a|eb + |b|ea + ea·eb; a/b: (ea + |a/b|·eb)/(|b| − eb) (infinite when eb ≥ |b|);
+// √a: ea/√a (infinite when ea ≥ a).
 #pragma once
 
 #include <cmath>

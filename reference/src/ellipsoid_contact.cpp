@@ -358,11 +358,12 @@ void constructions_mp(const EllipsoidContactQuery& q, const Presolve& s, bool fi
 // running error bound (reference/src/double_double.hpp). Why its doubles equal the MPFR
 // path's: each output is an approximation of one exact real x (F = max h, the point and
 // normal at the maximiser, the overlap, a root of E). This stage gives v and e with
-// |x − v| ≤ e; the MPFR path evaluates the same formulas at 128 bits (unit 2^-128 per
-// operation against our U = 2^-100, on the same magnitudes), so its value lies within
-// 2^-28·e of x, far inside 2e. An output is taken only when no midpoint between adjacent
-// doubles lies in [v − 2e, v + 2e] (dd::certain_double): then x and the MPFR value both
-// round to the same double. Otherwise (or when a bound is infinite) the caller runs the
+// |x − v| ≤ e; the MPFR path evaluates the same formulas (up to where divisions are
+// shared) at 128 bits, unit 2^-128 per operation against our U = 2^-102 on the same
+// magnitudes, and its Newton iterates stop 2^-120 from the maximiser (root), whose effect on
+// F is second order; so its value lies within about 2^-26·e of x, far inside 2e. An output
+// is taken only when no midpoint between adjacent doubles lies in [v − 2e, v + 2e]
+// (dd::certain_double): then x and the MPFR value both round to the same double. Otherwise (or when a bound is infinite) the caller runs the
 // MPFR path unchanged. Iterations only choose the point t (or μ) where the formulas are
 // evaluated; that point is taken as exact, and the distance to the true maximiser (root) is
 // bounded by twice the Newton step |h'|/|h''| (|E|/|E'|), added to the bound.
