@@ -439,28 +439,24 @@ bool constructions_dd(const EllipsoidContactQuery& q, const Presolve& s, int n, 
   return true;
 }
 
+// The state (filter, else exact count), then the constructions: the double-double stage
+// first when `staged` and the filter decided, MPFR otherwise or when the stage is unsure.
+EllipsoidContactResult solve(const EllipsoidContactQuery& q, bool staged) {
+  EllipsoidContactResult r;
+  const Presolve s = presolve(q);
+  const std::optional<int> filtered = filter(q, s.mus, s.points);
+  std::vector<double> exact_roots;
+  const int n = filtered ? *filtered : exact_count(q, &exact_roots);
+  r.state = cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2];
+  if (!(staged && filtered && !s.coincident && constructions_dd(q, s, n, r)))
+    constructions_mp(q, s, filtered.has_value(), n, exact_roots, r);
+  return r;
+}
+
 }  // namespace
 
-EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
-  EllipsoidContactResult r;
-  const Presolve s = presolve(q);
-  const std::optional<int> filtered = filter(q, s.mus, s.points);
-  std::vector<double> exact_roots;
-  const int n = filtered ? *filtered : exact_count(q, &exact_roots);
-  r.state = cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2];
-  if (!(filtered && !s.coincident && constructions_dd(q, s, n, r))) constructions_mp(q, s, filtered.has_value(), n, exact_roots, r);
-  return r;
-}
+EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) { return solve(q, true); }
 
-EllipsoidContactResult ellipsoid_contact_mpfr(const EllipsoidContactQuery& q) {
-  EllipsoidContactResult r;
-  const Presolve s = presolve(q);
-  const std::optional<int> filtered = filter(q, s.mus, s.points);
-  std::vector<double> exact_roots;
-  const int n = filtered ? *filtered : exact_count(q, &exact_roots);
-  r.state = cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2];
-  constructions_mp(q, s, filtered.has_value(), n, exact_roots, r);
-  return r;
-}
+EllipsoidContactResult ellipsoid_contact_mpfr(const EllipsoidContactQuery& q) { return solve(q, false); }
 
 }  // namespace contactbench::reference
