@@ -17,7 +17,12 @@ namespace contactbench::reference {
 // bits) from double brackets, rounded once. F, point, normal and overlap: Perram–Wertheim in
 // A's unit-sphere frame, solved in double and refined by Newton in MPFR (128 bits), rounded
 // once; F = 1 exactly when touching. Margin: |√F − 1| rounded up (0 when touching).
+// Filtered: when the state was decided by the interval filter, these constructions are first
+// evaluated in double-double with an error bound and taken when each rounds to one certain
+// double (the one MPFR gives); otherwise MPFR as above.
 cases::EllipsoidContactResult ellipsoid_contact(const cases::EllipsoidContactQuery& q);
+// For tests: the same answer with every construction in MPFR (no double-double stage).
+cases::EllipsoidContactResult ellipsoid_contact_mpfr(const cases::EllipsoidContactQuery& q);
 
 // For tests: f's coefficients c_0..c_4 (f(λ) = Σ c_i λ^i), exact, rounded to nearest.
 std::array<double, 5> ellipsoid_characteristic(const cases::EllipsoidContactQuery& q);

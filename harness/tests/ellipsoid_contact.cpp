@@ -2,14 +2,17 @@
 // form, axis-aligned and integer-quaternion touching pairs, f's coefficients), exact
 // constructions from the generators, symmetry (A and B swapped: λ ↦ 1/λ) and invariance
 // (common exact rotations and translations), the interval filter against the exact count,
-// the paper's shortcut failing on identical equally oriented shapes, the reader's bad-input
-// lines and the fast domain.
+// the double-double stage against the all-MPFR path (bit for bit), the paper's shortcut
+// failing on identical equally oriented shapes, the reader's bad-input lines and the fast
+// domain.
 #include "harness/pairs/ellipsoid_contact.hpp"
 #include "harness/tests/test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 using namespace contactbench;
 using cases::Vec3;
@@ -226,6 +229,27 @@ BOOST_AUTO_TEST_CASE(filter_agrees_with_the_exact_count_and_decides_random_pairs
   }
   BOOST_TEST_MESSAGE("filter decided " << decided << " of " << n << " random pairs");
   BOOST_TEST(decided >= n * 9 / 10);
+}
+
+BOOST_AUTO_TEST_CASE(double_double_stage_gives_the_mpfr_doubles) {
+  // The reference's double-double stage must return, bit for bit, what the all-MPFR path
+  // returns (it only answers when its enclosure rounds to one double): every field, on
+  // random and degenerate pairs (touching, near-touching, aligned, inside, far, flat).
+  auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  int differing = 0, n = 0;
+  for (bool deg : {false, true})
+    for (const auto& g : generated(400, deg)) {
+      const auto a = reference::ellipsoid_contact(g.query), b = reference::ellipsoid_contact_mpfr(g.query);
+      bool same = a.state == b.state && bits(a.state_margin) == bits(b.state_margin) && bits(a.F) == bits(b.F) &&
+                  bits(a.overlap) == bits(b.overlap) && a.roots.size() == b.roots.size();
+      for (std::size_t i = 0; same && i < a.roots.size(); ++i) same = bits(a.roots[i]) == bits(b.roots[i]);
+      for (int i = 0; i < 3; ++i) same = same && bits(a.point[i]) == bits(b.point[i]) && bits(a.normal[i]) == bits(b.normal[i]);
+      ++n;
+      if (!same) ++differing;
+      BOOST_TEST(same, g.regime);
+    }
+  BOOST_TEST(n == 800);
+  BOOST_TEST(differing == 0);
 }
 
 BOOST_AUTO_TEST_CASE(paper_shortcut_fails_on_identical_equally_oriented_shapes) {

@@ -5,6 +5,7 @@
 #include "reference/ellipsoid_contact.hpp"
 
 #include "reference/src/cgal.hpp"
+#include "reference/src/double_double.hpp"
 #include "reference/src/polynomial.hpp"
 
 #include <algorithm>
@@ -12,6 +13,24 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+
+namespace contactbench::cases {
+// R = Q(q)/|q|² in double-double with one division (the generic form divides nine times).
+template <>
+Mat3<reference::dd::Bounded> rotation(const Eigen::Vector4d& quaternion) {
+  using B = reference::dd::Bounded;
+  const B w = quaternion[0], x = quaternion[1], y = quaternion[2], z = quaternion[3];
+  const B ww = w * w, xx = x * x, yy = y * y, zz = z * z;
+  const B inv = B(1) / (ww + xx + yy + zz);
+  Mat3<B> r;
+  r[0][0] = ww + xx - yy - zz; r[0][1] = 2 * (x * y - w * z); r[0][2] = 2 * (x * z + w * y);
+  r[1][0] = 2 * (x * y + w * z); r[1][1] = ww - xx + yy - zz; r[1][2] = 2 * (y * z - w * x);
+  r[2][0] = 2 * (x * z - w * y); r[2][1] = 2 * (y * z + w * x); r[2][2] = ww - xx - yy + zz;
+  for (auto& row : r)
+    for (auto& v : row) v = v * inv;
+  return r;
+}
+}  // namespace contactbench::cases
 
 namespace contactbench::reference {
 
@@ -40,6 +59,20 @@ std::array<T, 3> solve3(const Mat3<T>& m, const std::array<T, 3>& b) {
           (c02 * b[0] + c12 * b[1] + c22 * b[2]) / det};
 }
 
+// The same solution with one division (x = adj(M) b · (1/det)): for double-double the
+// division dominates the cost; the exact value is the same, the bound tracks the rounding.
+template <>
+std::array<dd::Bounded, 3> solve3(const Mat3<dd::Bounded>& m, const std::array<dd::Bounded, 3>& b) {
+  using B = dd::Bounded;
+  const B c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1], c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2],
+          c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+  const B c11 = m[0][0] * m[2][2] - m[0][2] * m[2][0], c12 = m[0][1] * m[2][0] - m[0][0] * m[2][1];
+  const B c22 = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+  const B inv = B(1) / (m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02);
+  return {(c00 * b[0] + c01 * b[1] + c02 * b[2]) * inv, (c01 * b[0] + c11 * b[1] + c12 * b[2]) * inv,
+          (c02 * b[0] + c12 * b[1] + c22 * b[2]) * inv};
+}
+
 template <class T>
 T dot3(const std::array<T, 3>& a, const std::array<T, 3>& b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -58,7 +91,7 @@ std::array<T, 3> mul3(const Mat3<T>& m, const std::array<T, 3>& v) {
 // the common affine map to this frame (scaling about the centres commutes with it).
 template <class T>
 struct PwStep {
-  std::array<T, 3> y;
+  std::array<T, 3> y, yd;  // minimiser and its derivative in t
   T h, dh, ddh;
 };
 
@@ -75,8 +108,8 @@ PwStep<T> pw_step(const Pencil<T>& p, const T& t) {
   const T qb = dot3(r.y, ky) + 2 * dot3(p.k, r.y) + p.kappa + 1;
   r.h = t * qa + u * qb;
   r.dh = qa - qb;
-  const std::array<T, 3> yd = solve3(s, {ky[0] + p.k[0] - r.y[0], ky[1] + p.k[1] - r.y[1], ky[2] + p.k[2] - r.y[2]});
-  r.ddh = -2 * dot3(yd, mul3(s, yd));
+  r.yd = solve3(s, {ky[0] + p.k[0] - r.y[0], ky[1] + p.k[1] - r.y[1], ky[2] + p.k[2] - r.y[2]});
+  r.ddh = -2 * dot3(r.yd, mul3(s, r.yd));
   return r;
 }
 
@@ -158,16 +191,22 @@ double horner(const std::array<double, 5>& e, double x) {
   return (((e[4] * x + e[3]) * x + e[2]) * x + e[1]) * x + e[0];
 }
 
-// A root of E in (lo, hi) with E(lo), E(hi) of opposite signs: bisection in double, then
-// Newton in MPFR (128 bits) on MPFR coefficients; rounded once.
-double root_mp(const std::array<double, 5>& ed, const std::array<mpreal, 5>& em, double lo, double hi) {
+// Bisection in double on E's double coefficients, from (lo, hi) with E(lo), E(hi) of
+// opposite signs, to adjacent doubles: the start of both root paths.
+double bisect(const std::array<double, 5>& ed, double lo, double hi) {
   const bool rising = horner(ed, lo) < 0;
   for (int i = 0; i < 200 && hi - lo > 0; ++i) {
     const double mid = lo + (hi - lo) / 2;
     if (mid <= lo || mid >= hi) break;
     (((horner(ed, mid) < 0) == rising) ? lo : hi) = mid;
   }
-  mpreal x = lo + (hi - lo) / 2;
+  return lo + (hi - lo) / 2;
+}
+
+// A root of E in (lo, hi): Newton in MPFR (128 bits) on MPFR coefficients from the
+// bisection's double; rounded once.
+double root_mp(const std::array<double, 5>& ed, const std::array<mpreal, 5>& em, double lo, double hi) {
+  mpreal x = bisect(ed, lo, hi);
   for (int i = 0; i < 8; ++i) {
     mpreal v = em[4], d = 0;
     for (int k = 3; k >= 0; --k) d = d * x + v, v = v * x + em[k];
@@ -242,14 +281,24 @@ int ellipsoid_positive_roots_filtered(const EllipsoidContactQuery& q) {
   return n ? *n : -1;
 }
 
-EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
-  EllipsoidContactResult r;
-  const Presolve s = presolve(q);
-  const std::optional<int> filtered = filter(q, s.mus, s.points);
-  std::vector<double> exact_roots;
-  const int n = filtered ? *filtered : exact_count(q, &exact_roots);
-  r.state = cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2];
+namespace {
 
+// The brackets (0, split), (split, bound) of the two positive roots of a separated pair.
+std::pair<double, double> root_brackets(const EllipsoidContactQuery& q, const Presolve& s) {
+  const double split = CGAL::certainly(eval(cases::characteristic(cases::pencil<Interval>(q)), s.mus[0]) < 0) ? s.mus[0] : s.mus[1];
+  double bound = 1;
+  for (int i = 0; i < 4; ++i) bound = std::max(bound, 1 + std::abs(s.e[i]) * 2);  // Cauchy, doubled for rounding
+  return {split, bound};
+}
+
+// The reported positive margin from its rounded value: the next 128-bit number above it,
+// rounded to double (as the reference has always done it).
+double margin_up(double m) { return mpfr::nextabove(mpreal(m, mp_bits)).toDouble(); }
+
+// The constructions in MPFR, 128 bits, each value rounded to double once at the end: the
+// path every query took before the filtered stage below, and its fallback.
+void constructions_mp(const EllipsoidContactQuery& q, const Presolve& s, bool filtered, int n,
+                      const std::vector<double>& exact_roots, EllipsoidContactResult& r) {
   // Everything below needs square roots or the iterative maximiser: MPFR, 128 bits, each
   // value rounded to double once at the end.
   const mpfr_prec_t saved = mpreal::get_default_prec();
@@ -258,9 +307,7 @@ EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
   if (!s.coincident || (filtered && n == 2)) pm = cases::pencil<mpreal>(q);
   if (filtered && n == 2) {
     std::array<mpreal, 5> em = cases::characteristic(*pm);
-    const double split = CGAL::certainly(eval(cases::characteristic(cases::pencil<Interval>(q)), s.mus[0]) < 0) ? s.mus[0] : s.mus[1];
-    double bound = 1;
-    for (int i = 0; i < 4; ++i) bound = std::max(bound, 1 + std::abs(s.e[i]) * 2);  // Cauchy, doubled for rounding
+    const auto [split, bound] = root_brackets(q, s);
     r.roots = {root_mp(s.e, em, 0, split), root_mp(s.e, em, split, bound)};
   } else {
     r.roots = exact_roots;
@@ -282,7 +329,7 @@ EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
     const mpreal F = n == 1 ? mpreal(1) : st.h;
     r.F = F.toDouble();
     mpreal margin = abs(sqrt(F) - 1);
-    r.state_margin = n == 1 ? 0.0 : mpfr::nextabove(mpreal(margin.toDouble())).toDouble();
+    r.state_margin = n == 1 ? 0.0 : margin_up(margin.toDouble());
     // Back to world coordinates: x = c_A + R_A diag(s_A) y; normal ∝ R_A diag(1/s_A) y.
     std::array<mpreal, 3> ys, yn;
     for (int i = 0; i < 3; ++i) ys[i] = st.y[i] * q.a.semi_axes[i], yn[i] = st.y[i] / q.a.semi_axes[i];
@@ -304,7 +351,112 @@ EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) {
     r.overlap = (len / reach(q.a, ra) + len / reach(q.b, cases::rotation<mpreal>(q.b.quaternion)) - len).toDouble();
   }
   mpreal::set_default_prec(saved);
+}
+
+
+// The filtered stage of the constructions: the same formulas in double-double with a
+// running error bound (reference/src/double_double.hpp). Why its doubles equal the MPFR
+// path's: each output is an approximation of one exact real x (F = max h, the point and
+// normal at the maximiser, the overlap, a root of E). This stage gives v and e with
+// |x − v| ≤ e; the MPFR path evaluates the same formulas (up to where divisions are
+// shared) at 128 bits, unit 2^-128 per operation against our U = 2^-102 on the same
+// magnitudes, and its Newton iterates stop 2^-120 from the maximiser (root), whose effect on
+// F is second order; so its value lies within about 2^-26·e of x, far inside 2e. An output
+// is taken only when no midpoint between adjacent doubles lies in [v − 2e, v + 2e]
+// (dd::certain_double): then x and the MPFR value both round to the same double. Otherwise (or when a bound is infinite) the caller runs the
+// MPFR path unchanged. Iterations only choose the point t (or μ) where the formulas are
+// evaluated; that point is taken as exact, and the distance to the true maximiser (root) is
+// bounded by twice the Newton step |h'|/|h''| (|E|/|E'|), added to the bound.
+// Returns false when any output is not certain; r's constructions are then untouched.
+bool constructions_dd(const EllipsoidContactQuery& q, const Presolve& s, int n, EllipsoidContactResult& r) {
+  using dd::Bounded;
+  const Pencil<Bounded> p = cases::pencil<Bounded>(q);
+  std::vector<double> roots;
+  if (n == 2) {
+    const std::array<Bounded, 5> e = cases::characteristic(p);
+    const auto [split, bound] = root_brackets(q, s);
+    for (const auto& [lo, hi] : {std::pair{0.0, split}, std::pair{split, bound}}) {
+      Bounded x = bisect(s.e, lo, hi);
+      Bounded v, d, d2;
+      for (int i = 0; i < 4; ++i) {  // Newton from adjacent doubles: three steps
+        v = e[4], d = 0, d2 = 0;
+        for (int k = 3; k >= 0; --k) d2 = d2 * x + d, d = d * x + v, v = v * x + e[k];
+        if (i == 3 || d == 0) break;
+        x = dd::point(x - v / d);
+      }
+      // |x − root| ≤ |E(x)|/|E'(x)| to first order; doubled, and only while E' hardly
+      // changes over that distance (|E''|·δ small against |E'|).
+      const double den = std::abs(d.hi) - d.err, delta = 2 * (std::abs(v.hi) + v.err) / den;
+      if (!(den > 0) || !(2 * (std::abs(d2.hi) + d2.err) * delta < 0x1p-10 * den)) return false;
+      x.err = delta;
+      const double root = dd::certain_double(x);
+      if (std::isnan(root)) return false;
+      roots.push_back(root);
+    }
+  }
+  // One Newton step from the double maximiser (accurate to about 2^-53) reaches about
+  // 2^-106; the bound below accounts for whatever distance to the maximiser is left.
+  PwStep<Bounded> st = pw_step(p, Bounded(s.t));
+  if (!(st.ddh.hi < 0)) return false;
+  const Bounded t = dd::point(Bounded(s.t) - st.dh / st.ddh);
+  if (!(t.hi > 0 && t.hi < 1)) return false;
+  st = pw_step(p, t);
+  const double slope = std::abs(st.dh.hi) + st.dh.err, curve = std::abs(st.ddh.hi) - st.ddh.err;
+  if (!(curve > 0)) return false;
+  const double dt = 2 * slope / curve;  // |t* − t|, doubled
+  st.h.err += slope * dt;               // concave h: 0 ≤ h(t*) − h(t) ≤ |h'(t)|·|t* − t|
+  for (int i = 0; i < 3; ++i) st.y[i].err += 2 * (std::abs(st.yd[i].hi) + st.yd[i].err) * dt;
+  const Bounded& F = st.h;
+  const Bounded margin = dd::abs(F - 1) / (dd::sqrt(F) + 1);  // |√F − 1| without cancellation
+  const Mat3<Bounded> ra = cases::rotation<Bounded>(q.a.quaternion);
+  std::array<Bounded, 3> ys, yn;
+  for (int i = 0; i < 3; ++i) ys[i] = st.y[i] * q.a.semi_axes[i], yn[i] = st.y[i] / q.a.semi_axes[i];
+  const auto xs = mul3(ra, ys), ns = mul3(ra, yn);
+  const Bounded nn = dd::sqrt(dot3(ns, ns));
+  std::array<Bounded, 3> d;
+  for (int i = 0; i < 3; ++i) d[i] = Bounded(q.b.centre[i]) - Bounded(q.a.centre[i]);
+  auto reach = [&](const cases::Ellipsoid& el, const Mat3<Bounded>& re) {
+    Bounded sum = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Bounded c = (re[0][i] * d[0] + re[1][i] * d[1] + re[2][i] * d[2]) / el.semi_axes[i];
+      sum = sum + c * c;
+    }
+    return dd::sqrt(sum);
+  };
+  const Bounded len = dd::sqrt(dot3(d, d));
+  const Bounded overlap = len / reach(q.a, ra) + len / reach(q.b, cases::rotation<Bounded>(q.b.quaternion)) - len;
+
+  std::array<double, 9> out;
+  std::array<Bounded, 9> in = {F, margin, overlap, Bounded(q.a.centre[0]) + xs[0], Bounded(q.a.centre[1]) + xs[1],
+                               Bounded(q.a.centre[2]) + xs[2], ns[0] / nn, ns[1] / nn, ns[2] / nn};
+  for (int i = 0; i < 9; ++i)
+    if (std::isnan(out[i] = dd::certain_double(in[i]))) return false;
+  r.roots = roots;
+  r.F = out[0];
+  r.state_margin = margin_up(out[1]);
+  r.overlap = out[2];
+  for (int i = 0; i < 3; ++i) r.point[i] = out[3 + i], r.normal[i] = out[6 + i];
+  return true;
+}
+
+// The state (filter, else exact count), then the constructions: the double-double stage
+// first when `staged` and the filter decided, MPFR otherwise or when the stage is unsure.
+EllipsoidContactResult solve(const EllipsoidContactQuery& q, bool staged) {
+  EllipsoidContactResult r;
+  const Presolve s = presolve(q);
+  const std::optional<int> filtered = filter(q, s.mus, s.points);
+  std::vector<double> exact_roots;
+  const int n = filtered ? *filtered : exact_count(q, &exact_roots);
+  r.state = cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2];
+  if (!(staged && filtered && !s.coincident && constructions_dd(q, s, n, r)))
+    constructions_mp(q, s, filtered.has_value(), n, exact_roots, r);
   return r;
 }
+
+}  // namespace
+
+EllipsoidContactResult ellipsoid_contact(const EllipsoidContactQuery& q) { return solve(q, true); }
+
+EllipsoidContactResult ellipsoid_contact_mpfr(const EllipsoidContactQuery& q) { return solve(q, false); }
 
 }  // namespace contactbench::reference
