@@ -70,6 +70,10 @@ def load_section(path):
 
 # ---------------------------------------------------------------- bench.json
 
+# One colour per contact mode of the DEM stepper, shared by every section that draws modes.
+MODE_COLOURS = {"raw": "#d62728", "smoothed": "#1f77b4", "pfc_reduced": "#ff7f0e",
+                "pfc_full": "#2ca02c", "pfc_pc": "#9467bd"}
+
 TIME_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # Components Google Benchmark appends to a benchmark's name.
 GB_MODIFIERS = ("real_time", "process_time", "manual_time", "iterations:", "repeats:",

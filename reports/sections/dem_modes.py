@@ -12,8 +12,6 @@ import common
 from common import is_number
 
 MODES = ("raw", "smoothed", "pfc_reduced", "pfc_full", "pfc_pc")
-COLOURS = {"raw": "#d62728", "smoothed": "#1f77b4", "pfc_reduced": "#ff7f0e",
-           "pfc_full": "#2ca02c", "pfc_pc": "#9467bd"}
 TROUGH_N = 32  # the trough resolution the table quotes (the finest with all modes if absent)
 
 
@@ -81,13 +79,13 @@ def figure(data, rolling, out_dir):
                              if t["mode"] == m and is_number(t.get("period_error")))
                 if pts:
                     ax.loglog([p[0] for p in pts], [max(p[1], 1e-7) for p in pts], marker="o", markersize=3,
-                              color=COLOURS[m], linewidth=1, label=m)
+                              color=common.MODE_COLOURS[m], linewidth=1, label=m)
             ax.set_xlabel("trough facets around the half circle n", fontsize=8)
             ax.legend(fontsize=7)
             continue
         vals = [data[m].get(key) for m in MODES]
         ys = [abs(v) if is_number(v) else 0 for v in vals]
-        ax.bar(range(len(MODES)), ys, color=[COLOURS[m] for m in MODES])
+        ax.bar(range(len(MODES)), ys, color=[common.MODE_COLOURS[m] for m in MODES])
         ax.set_xticks(range(len(MODES)))
         ax.set_xticklabels(MODES, rotation=35, ha="right", fontsize=8)
         for i, v in enumerate(vals):

@@ -15,8 +15,6 @@ import common
 from common import is_number
 
 SCENARIOS = ("pfc_coplanar", "pfc_convex_edge", "concave_edge", "pfc_holes")
-MODE_COLOURS = {"raw": "#d62728", "smoothed": "#1f77b4", "pfc_reduced": "#ff7f0e",
-                "pfc_full": "#2ca02c", "pfc_pc": "#9467bd"}
 SERIES_KEYS = ("s", "x", "z", "fx", "fy", "fz", "active", "acting", "proximity", "normal_deg", "facets", "why")
 
 
@@ -65,8 +63,8 @@ def fig_coplanar(doc, out_dir):
         s = r["series"]
         d = diff.get(mode)
         label = f"grid, {mode}" + (f" (max |ΔFx| vs one facet {d:.2g} N)" if is_number(d) else "")
-        ax.plot(s["x"], s["fx"], color=MODE_COLOURS[mode], linewidth=1, label=label)
-        bx.step(s["x"], s["active"], where="post", color=MODE_COLOURS[mode], linewidth=1.5 if mode == "pfc_reduced" else 1,
+        ax.plot(s["x"], s["fx"], color=common.MODE_COLOURS[mode], linewidth=1, label=label)
+        bx.step(s["x"], s["active"], where="post", color=common.MODE_COLOURS[mode], linewidth=1.5 if mode == "pfc_reduced" else 1,
                 linestyle="--" if mode == "pfc_reduced" else "-", label=mode)
     ax.set_ylabel("shear force Fx (N)")
     ax.legend(fontsize=8)
@@ -94,8 +92,8 @@ def fig_convex(doc, out_dir):
         s = r["series"]
         xs = [x for x, n in zip(s["s"], s["normal_deg"]) for _ in n]
         ys = [a for n in s["normal_deg"] for a in n]
-        ax.scatter(xs, ys, s=2, color=MODE_COLOURS[mode], label=f"{mode}: acting normals")
-        bx.step(s["s"], s["acting"], where="post", color=MODE_COLOURS[mode], linewidth=1, label=mode)
+        ax.scatter(xs, ys, s=2, color=common.MODE_COLOURS[mode], label=f"{mode}: acting normals")
+        bx.step(s["s"], s["acting"], where="post", color=common.MODE_COLOURS[mode], linewidth=1, label=mode)
     for x in (0, arc):
         ax.axvline(x, color="#bbbbbb", linestyle="--", linewidth=0.8)
     ax.set_ylabel("normal angle from +z (deg)")
@@ -119,7 +117,7 @@ def fig_concave(doc, out_dir):
         if not r:
             continue
         s = r["series"]
-        c = MODE_COLOURS[mode]
+        c = common.MODE_COLOURS[mode]
         label = "without PC (pfc_full)" if mode == "pfc_full" else "with PC (pfc_pc)"
         axes[0].step(s["s"], s["active"], where="post", color=c, linestyle=style, label=f"{label}: active")
         axes[0].step(s["s"], s["acting"], where="post", color=c, linestyle=":", label=f"{label}: acting")

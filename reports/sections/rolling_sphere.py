@@ -17,8 +17,7 @@ from common import is_number
 SCENARIO = "rolling_sphere"
 ZONE_COLOURS = {"none": "#999999", "blue": "#1f77b4", "red": "#d62728", "green": "#2ca02c",
                 "vertex_cone": "#9467bd"}
-MODE_COLOURS = {"raw": "#d62728", "smoothed": "#1f77b4", "ideal": "#000000",
-                "pfc_reduced": "#ff7f0e", "pfc_full": "#2ca02c", "pfc_pc": "#9467bd"}
+MODE_COLOURS = {**common.MODE_COLOURS, "ideal": "#000000"}
 
 
 def load(path):
