@@ -11,7 +11,7 @@ One table (a row per mode) and one figure (four panels, one per measure).
 import common
 from common import is_number
 
-MODES = ("raw", "smoothed", "pfc_reduced", "pfc_full", "pfc_pc")
+MODES = tuple(common.MODE_COLOURS)
 TROUGH_N = 32  # the trough resolution the table quotes (the finest with all modes if absent)
 
 
