@@ -132,21 +132,25 @@ namespace {
 inline int exponent_of(double x) { return static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff) - 1023; }
 
 // Scales the column x[0..n) to integers (as above); false when it cannot. Branch-light:
-// this runs on every orientation the filter leaves undecided.
+// this runs on every orientation the filter leaves undecided. One scale for the column, from
+// its largest magnitude: every |y| < 2^bits.
 template <int n, int bits = 60>
 [[gnu::always_inline]] inline bool column_to_int(const double* x, std::int64_t* out) {
-  int top = exponent_of(x[0]);
-  for (int i = 1; i < n; ++i) top = std::max(top, exponent_of(x[i]));
-  top = std::max(top, -900);  // an all-zero column scales by anything; 2^(bits - 1 - top) stays normal
+  double top_abs = std::abs(x[0]);
+  for (int i = 1; i < n; ++i) top_abs = std::max(top_abs, std::abs(x[i]));
+  // An all-zero column scales by anything; 2^(bits - 1 - top) stays normal.
+  const int top = std::max(exponent_of(top_abs), -900);
   const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(bits - 1 - top + 1023) << 52);
   bool ok = true;
   for (int i = 0; i < n; ++i) {
-    // |y| < 2^bits. Scaling by a power of two is exact unless y underflows: then y is 0 or
-    // below 1, which the integer test or the zero test rejects.
     const double y = x[i] * scale;
     out[i] = static_cast<std::int64_t>(y);
-    ok &= (static_cast<double>(out[i]) == y) & ((y != 0) | (x[i] == 0));
+    ok &= static_cast<double>(out[i]) == y;
   }
+  // Scaling by a power of two is exact unless y underflows: then y is below 1, not an
+  // integer unless 0. A non-zero x (>= 2^-1074) can round to 0 only when scale < 1.
+  if (top > bits - 1) [[unlikely]]
+    for (int i = 0; i < n; ++i) ok &= (out[i] != 0) | (x[i] == 0);
   return ok;
 }
 
