@@ -169,6 +169,40 @@ BOOST_AUTO_TEST_CASE(certified_orientation_against_the_exact_reference) {
   BOOST_TEST(plain_wrong > 0);
 }
 
+BOOST_AUTO_TEST_CASE(integer_stage_column_edges) {
+  // The integer stage scales each coordinate column by one power of two, from its largest
+  // magnitude, to integers below 2^60 (differences; 2^59 for coordinates): a column whose
+  // bits span 60 binary orders is accepted, 61 is not (a later stage decides). Hand-derived:
+  // a = 0, b = (1 + e, 0, 0), c = (0, 1 + e, 0), e = 2^-52, d = (x, 3/4, z): the determinant
+  // is (1 + e)^2·z whatever x, so the sign is z's. z = ±(1 + e)·2^-30 makes the products
+  // inexact in double (stage 1 gives up), x = 2^-59 puts the x column at 60 orders (the
+  // largest accepted), 2^-60 at 61 (the first rejected). Scaled by 2^100 the column scale is
+  // below 1, where the underflow check runs. The expected sign holds at every stage; the
+  // reference confirms it.
+  const double e = 0x1p-52;
+  for (const double scale : {1.0, 0x1p100})
+    for (const double x : {0x1p-59, 0x1p-60, 3 * 0x1p-60})
+      for (const int sign : {1, -1}) {
+        const Vec3 a(0, 0, 0), b = Vec3(1 + e, 0, 0) * scale, c = Vec3(0, 1 + e, 0) * scale;
+        const Vec3 d = Vec3(x, 0.75, sign * (1 + e) * 0x1p-30) * scale;
+        BOOST_TEST(fast::orient3d_exact(a, b, c, d) == sign);
+        BOOST_TEST(fast::orient3d(a, b, c, d) == sign);
+        BOOST_TEST(reference::exact::orientation(a, b, c, d) == sign);
+        // Three such points against t = (a, b, c) with every sign left to the exact stage:
+        // the six coordinates' x column spans 59 orders (the largest accepted for
+        // coordinates) at 2x = 2^-58, 60 at 2^-59 (rejected: one orientation at a time).
+        const std::array<Vec3, 3> t = {a, b, c};
+        const std::array<Vec3, 3> pts = {Vec3(2 * x, 0.75, sign * (1 + e) * 0x1p-30) * scale,
+                                         Vec3(2 * x, 0.5, -sign * (1 + e) * 0x1p-31) * scale,
+                                         Vec3(2 * x, 0.25, sign * (1 + 2 * e) * 0x1p-29) * scale};
+        std::array<int, 3> sides = {0, 0, 0};
+        fast::plane_sides_exact(t, pts, sides);
+        BOOST_TEST(sides[0] == sign);
+        BOOST_TEST(sides[1] == -sign);
+        BOOST_TEST(sides[2] == sign);
+      }
+}
+
 BOOST_AUTO_TEST_CASE(full_mantissa_classes) {
   // The degenerate generator's fm_ classes: every config label appears; the certified side
   // tests agree with the reference on every class; each fm_ query's degeneracy holds exactly (exact equality, error-free sums, the reference's exact
