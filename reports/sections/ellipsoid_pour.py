@@ -107,8 +107,9 @@ def fig_counts(doc, out_dir):
     ax.legend(fontsize=7)
     name = common.save_figure(fig, out_dir, f"{SCENARIO}_counts")
     return common.figure_html(
-        name, "Contacts keep growing after the number of colliding ellipsoids saturates, as the "
-              "settling bodies pack together (the paper's remark on its table)")
+        name, "Colliding ellipsoids saturate once the released column has collapsed onto the tube "
+              "floor, while contacts keep growing as the bodies pack together (the paper's remark on "
+              "its table); contacts fall again when the column leaves the tube and spreads on the plane")
 
 
 def fig_cost(doc, out_dir):
