@@ -38,6 +38,11 @@
 //     polygon spanned by `directions` uniformly sampled tangent directions (from n) of radius
 //     μ_c λ_n (per-contact coefficient: pair, plane or tube wall). Each body solves its own
 //     system by `sweeps` projected Gauss–Seidel sweeps over its contacts: linear in contacts.
+//     Then the impulses are exchanged: each contact acts on both bodies with one equal and
+//     opposite impulse (the smaller of the two bodies' normal impulses, capped by the
+//     contact's own two-body impulse; friction their mean): momentum conserved per contact,
+//     and no energy gained where a body's constraints conflict. `iterations` rounds, each
+//     recomputing v̄ from the last round's velocities.
 //  4. final computation: x += s v (+ a split-impulse push-out of penetration, not added to v,
 //     so it adds no kinetic energy), q integrated with ω, ω back to the body frame.
 #pragma once
