@@ -11,6 +11,7 @@
 #include "harness/pairs/triangle_intersection.hpp"
 #include "harness/scenarios/ccd_public.hpp"
 #include "harness/scenarios/closest_feature_regions.hpp"
+#include "harness/scenarios/ellipsoid_pour.hpp"
 #include "harness/scenarios/pfc_static.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
 #include "harness/scenarios/smeets_figures.hpp"
@@ -207,6 +208,11 @@ const std::vector<Scenario>& scenarios() {
        "PFC Figure 10: state propagation across a whole wall, a one-cell hole and a gap "
        "(full mode, prescribed)",
        &run_pfc_holes},
+      {"ellipsoid_pour",
+       "Vyatkin & Dolgovesov: N ellipsoids poured through an inclined tube onto a plane, per-body "
+       "velocity-level affine constraints; statistics, phase times, scaling over N, certified "
+       "narrow-phase decisions",
+       &run_ellipsoid_pour},
   };
   return table;
 }

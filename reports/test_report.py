@@ -148,6 +148,7 @@ class FullReport(unittest.TestCase):
         self.assertEqual(ids, ["family-closest_feature", "family-ccd_ground",
                                "scenario-ccd_public", "scenario-closest_feature_regions",
                                "scenario-dem_modes", "scenario-ellipsoid_contact",
+                               "scenario-ellipsoid_pour",
                                "scenario-pfc_static",
                                "scenario-pfc_walls", "scenario-rolling_sphere",
                                "scenario-smeets_figures", "scenario-smeets_hertz",

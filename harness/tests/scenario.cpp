@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(header_names_schema_and_scenario) {
 
 // Every registered scenario rejects a key it does not take, before any output.
 BOOST_AUTO_TEST_CASE(every_scenario_rejects_an_unknown_key) {
-  BOOST_TEST(scenarios().size() == 11u);
+  BOOST_TEST(scenarios().size() == 12u);
   for (const auto& s : scenarios()) {
     const auto o = with({{"no_such_key", "1"}});
     const std::string msg = input_error([&] { s.run(o); });
@@ -151,6 +151,10 @@ BOOST_AUTO_TEST_CASE(every_scenario_rejects_a_malformed_value) {
       {"smeets_hertz", "max_level", "7"},
       {"smeets_hertz", "radius", "0"},
       {"pfc_static", "thetas", "0,200"},
+      {"ellipsoid_pour", "N", "0"},
+      {"ellipsoid_pour", "N", "20001"},
+      {"ellipsoid_pour", "steps", "1e3"},
+      {"ellipsoid_pour", "scaling", "100,x"},
   };
   for (const auto& [name, key, value] : bad) {
     const Scenario* s = find_scenario(name);
