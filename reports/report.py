@@ -9,8 +9,14 @@ Inputs (each may be absent; the page then says what is missing):
                        common.load_bench here and in the sections
   results/run/*.json   scenario outputs, read only by the plugins in reports/sections/
 
-Families are shown here, each under the anchor family-<stem>. Section plugins show one
-scenario each: reports/sections/<scenario>.py (anchor scenario-<scenario>) defines
+The page: a table of contents, the summary first (one line on the gate, then a row per
+family), one section per family (anchor family-<stem>), published methods, mutation score,
+speed (CPU time per query, and per time step for scenario benchmarks: one unit per chart),
+one section per scenario, the run context last. The contents list families from
+check.json and scenarios from the section folder, so a new family or section appears with
+no list kept by hand; tables longer than common.FOLD_ROWS rows are folded (<details>).
+Section plugins show one scenario each: reports/sections/<scenario>.py (anchor
+scenario-<scenario>) defines
     render(results_dir: pathlib.Path, out_dir: pathlib.Path) -> str   (an HTML fragment)
 and may import the helpers of reports/common.py (`import common`).
 
@@ -225,8 +231,8 @@ def error_figure(fam, out_dir):
     peak = max([c for h in errors.values() for c in h["counts"]] + [1])
     ax.set_ylim(0.8, peak * 40)  # head room for the legend
     unit_text = units.pop() if len(units) == 1 else "each field's unit, see legend"
-    ax.set_xlabel(f"|fast − reference| ({unit_text}); dashed: the largest per-query stated "
-                  "bound met; a curve ends at its largest error")
+    ax.set_xlabel(f"|fast − reference| ({unit_text})\ndashed: the largest per-query stated bound "
+                  "met; each curve ends at its largest error", fontsize=9)
     ax.set_ylabel("queries per ¼-decade bin")
     ax.set_title(f"{fam['family']}: error of the continuous fields")
     ax.grid(True, which="major", alpha=0.3)

@@ -133,12 +133,12 @@ def fig_zone_map(doc, out_dir):
     fig, axes = common.plt.subplots(1, 2, figsize=(10.5, 4.6), sharey=True)
     for ax, shape in zip(axes, ("convex", "concave")):
         rows = sorted(zm[shape], key=lambda r: r["phi"])
-        ax.plot([r["phi"] for r in rows], [r["original"] for r in rows], color="#bbbbbb",
-                linewidth=3, zorder=1, label="original n (before smoothing)")
+        ax.plot([r["phi"] for r in rows], [r["original"] for r in rows], color="black",
+                linewidth=0.7, linestyle="--", zorder=4, label="original n (before smoothing)")
         for zone, colour in ZONE_COLOURS.items():
             pts = [r for r in rows if r["zone"] == zone]
             if pts:
-                ax.scatter([r["phi"] for r in pts], [r["adjusted"] for r in pts], s=7, color=colour,
+                ax.scatter([r["phi"] for r in pts], [r["adjusted"] for r in pts], s=9, color=colour,
                            zorder=3, label=f"{zone} ({len(pts)})")
         for phi, left, right in zone_boundaries(rows):
             ax.axvline(phi, color="black", linestyle=":", linewidth=0.9, zorder=2)
@@ -157,7 +157,7 @@ def fig_zone_map(doc, out_dir):
         name, "(c) zone map (centre swept around the edge, exact reference; φ = 0 along n1, φ < 0 "
               "over facet 1; dotted: zone boundaries): over facet 1 (grey, zone none) the face "
               "normal is kept, 0° in front and 180° behind; "
-              "blue keeps n (on the grey line), red snaps to n2 (±fold), green to −n1 (180°)")
+              "blue keeps n (on the dashed line), red snaps to n2 (±fold), green to −n1 (180°)")
 
 
 def fig_trough(doc, out_dir):
