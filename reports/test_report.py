@@ -206,15 +206,19 @@ class FullReport(unittest.TestCase):
 
 
 class Failures(Tmp):
-    def test_failing_plugin_is_reported_and_exit_nonzero(self):
+    def report_with_plugin(self, name, body):
+        """The report on the fixtures with closest_feature_regions and one plugin `name`
+        whose render() runs `body`: (process, page)."""
         sections = self.tmp / "sections"
         sections.mkdir()
         shutil.copy(HERE / "sections" / "closest_feature_regions.py", sections)
-        (sections / "broken.py").write_text(
-            "def render(results_dir, out_dir):\n    raise RuntimeError('planted plugin failure')\n")
+        (sections / f"{name}.py").write_text(f"def render(results_dir, out_dir):\n    {body}\n")
         p = run_report(FIXTURES, self.tmp / "out", "--sections", str(sections))
+        return p, (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+
+    def test_failing_plugin_is_reported_and_exit_nonzero(self):
+        p, page = self.report_with_plugin("broken", "raise RuntimeError('planted plugin failure')")
         self.assertEqual(p.returncode, 1, p.stderr)
-        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
         self.assertRegex(page, r'<p class="error">section broken .*RuntimeError: planted plugin failure</p>')
         # the rest of the report is still there, including the plugin after the broken one
         self.assertIn("closest_feature", page)
@@ -224,14 +228,8 @@ class Failures(Tmp):
     def test_new_section_joins_the_contents(self):
         # a section plugin added to the folder (as ellipsoid_pour will be) gets its own section
         # and a link in the table of contents, with no list kept by hand
-        sections = self.tmp / "sections"
-        sections.mkdir()
-        shutil.copy(HERE / "sections" / "closest_feature_regions.py", sections)
-        (sections / "a_new_scenario.py").write_text(
-            "def render(results_dir, out_dir):\n    return '<p>new section body</p>'\n")
-        p = run_report(FIXTURES, self.tmp / "out", "--sections", str(sections))
+        p, page = self.report_with_plugin("a_new_scenario", "return '<p>new section body</p>'")
         self.assertEqual(p.returncode, 0, p.stderr)
-        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
         nav = page.split('<nav id="contents">')[1].split("</nav>")[0]
         self.assertIn('<a href="#scenario-a_new_scenario">a_new_scenario</a>', nav)
         self.assertIn('<a href="#scenario-closest_feature_regions">closest_feature_regions</a>', nav)
