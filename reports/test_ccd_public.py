@@ -58,7 +58,7 @@ class CcdPublicSection(unittest.TestCase):
         self.assertEqual([r[1] for r in fp], ["1e-18", "3e-17"])
         # the threshold the rule applied to each query, as check and eval print it: half of
         # 2^-38·kappa, kappa at the 2^16 cap (2^-23) and at its floor 4 (2^-37)
-        self.assertEqual([r[2] for r in fp], ["1.2e-07", "7.3e-12"])
+        self.assertEqual([r[2] for r in fp], ["1.19e-07", "7.28e-12"])
         self.assertEqual([r[7] for r in fp], ["false_positive", "false_positive"])
         self.assertNotIn('<td class="bad">1e-18</td>', page)
         self.assertTrue((self.tmp / "ccd_public_times.png").exists())

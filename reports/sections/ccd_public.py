@@ -124,7 +124,10 @@ def render(results_dir, out_dir):
             text = common.fmt_sci(q.get("separation"))
             return (text, "bad") if q.get("verdict") == "wrong" else text
 
-        fp_rows = [[q["name"], sep_cell(q), common.fmt_sci(q.get("excused_below")),
+        def threshold(q):  # printed as check and eval print it ({:.3g})
+            return f"{q['excused_below']:.3g}" if is_number(q.get("excused_below")) else "—"
+
+        fp_rows = [[q["name"], sep_cell(q), threshold(q),
                     f"{q['fast'].get('toi', float('nan')):.17g}",
                     q["fast"].get("nodes", ""), "yes" if q["fast"].get("second_stage") else "no",
                     "yes" if q["fast"].get("cut_short") else "no", q.get("verdict", "")]
