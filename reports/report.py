@@ -230,9 +230,8 @@ def error_figure(fam, out_dir):
     peak = max([c for h in errors.values() for c in h["counts"]] + [1])
     ax.set_ylim(0.8, peak * 40)  # head room for the legend
     unit_text = units.pop() if len(units) == 1 else "each field's unit, see legend"
-    ax.set_xlabel(f"|fast − reference| ({unit_text})\ndashed: the largest per-query stated bound "
-                  "met; each curve stops at its largest error (values above the range: legend)",
-                  fontsize=9)
+    ax.set_xlabel(f"|fast − reference| ({unit_text})\ndashed: largest per-query bound met; "
+                  "a curve stops at its largest error", fontsize=9)
     ax.set_ylabel("queries per ¼-decade bin")
     ax.set_title(f"{fam['family']}: error of the continuous fields")
     ax.grid(True, which="major", alpha=0.3)
