@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -417,27 +419,62 @@ int cli_main(int argc, char** argv) {
       return s->run(so);
     }
     if (*report) {
+      // Five stages, each announced on its own line and closed with its wall time. stdout is
+      // flushed before every child process (bench, the Python scripts) writes to the same
+      // stream, so a pipe or a log file keeps the order a terminal shows.
+      using clock = std::chrono::steady_clock;
+      const auto start = clock::now();
+      int stage = 0;
+      auto seconds_since = [](clock::time_point t0) {
+        return std::chrono::duration<double>(clock::now() - t0).count();
+      };
+      auto begin = [&](const std::string& what) {
+        fmt::print("[{}/5] {}\n", ++stage, what);
+        std::fflush(stdout);
+        return clock::now();
+      };
+      auto done = [&](clock::time_point t0) {
+        fmt::print("[{}/5] done in {:.0f} s\n", stage, seconds_since(t0));
+        std::fflush(stdout);
+      };
+      auto t0 = begin(fmt::format("check: reference and fast on every family, published method and "
+                                  "planted fault ({} generated queries each) -> results/check.json",
+                                  opts.n));
       const auto doc = run_check(select_families({}, true), opts, true);
       write_json("results/check.json", doc);
       print_summary(doc);
       print_mutation(doc);
       int rc = exit_code(doc);
+      done(t0);
+      t0 = begin("bench: Google Benchmark of every pair, peer and scenario step (about a minute; "
+                 "a line as each benchmark ends, the largest square drop alone takes ~30 s) -> "
+                 "results/bench.json");
       if (run_bench({}, "results/bench.json", min_time, 1) != 0) rc = 2;
-      for (const auto& s : scenarios()) {
-        fmt::print("run {}\n", s.name);
-        rc = std::max(rc, s.run(ScenarioOptions{"results/run", "both", {}, opts.shared_dir, opts.progress}));
+      done(t0);
+      const auto& all = scenarios();
+      t0 = begin(fmt::format("scenarios: {} of them -> results/run/", all.size()));
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        fmt::print("run {} ({}/{})\n", all[i].name, i + 1, all.size());
+        std::fflush(stdout);
+        rc = std::max(rc, all[i].run(ScenarioOptions{"results/run", "both", {}, opts.shared_dir, opts.progress}));
+        std::fflush(stdout);
       }
+      done(t0);
       // The ellipsoid slide (state map) is made by its section's script through `eval` of
       // this binary; it is not a C++ scenario yet.
+      t0 = begin("ellipsoid_contact slide (reports/sections/ellipsoid_contact.py through eval)");
       const std::string slide = fmt::format(
           "/usr/bin/python3 '{}/reports/sections/ellipsoid_contact.py' --results results --binary '{}'",
           CONTACTBENCH_SOURCE_DIR, std::filesystem::read_symlink("/proc/self/exe").string());
-      fmt::print("run ellipsoid_contact slide\n");
       if (std::system(slide.c_str()) != 0) rc = std::max(rc, 2);
+      done(t0);
+      t0 = begin("HTML report (reports/report.py) -> reports/out/index.html");
       const std::string cmd = fmt::format("/usr/bin/python3 '{}/reports/report.py' --results results --out reports/out",
                                           CONTACTBENCH_SOURCE_DIR);
       if (std::system(cmd.c_str()) != 0) rc = std::max(rc, 2);
-      fmt::print("report: reports/out/index.html\n");
+      done(t0);
+      const int total = static_cast<int>(seconds_since(start) + 0.5);
+      fmt::print("report: reports/out/index.html ({} min {} s in all)\n", total / 60, total % 60);
       return rc;
     }
   } catch (const cases::InputError& e) {

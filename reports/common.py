@@ -80,7 +80,7 @@ GB_MODIFIERS = ("real_time", "process_time", "manual_time", "iterations:", "repe
                 "threads:", "min_time:", "min_warmup_time:")
 # Fields Google Benchmark writes itself; every other number of an entry is a user counter.
 GB_FIELDS = {"family_index", "per_family_instance_index", "repetitions", "repetition_index",
-             "threads", "iterations", "real_time", "cpu_time"}
+             "threads", "iterations", "real_time", "cpu_time", "items_per_second"}
 
 
 def split_bench_name(name):
@@ -94,10 +94,14 @@ def split_bench_name(name):
 class Bench:
     """results/bench.json (Google Benchmark JSON, names <stem>/<case>/<impl>).
 
-    ns[(stem, case, impl)]: real time per iteration in ns (one iteration = one query, or one
-    time step for scenario benchmarks); counters[(stem, case, impl)]: {name: value}. Both
-    in file order, from the "median" aggregate when present, else the median of the plain
-    iteration entries. notes: entries skipped and why; context: the file's context object.
+    ns[(stem, case, impl)]: CPU time in ns per item — one query, or one time step for the
+    scenario benchmarks that count their steps — from Google Benchmark's items_per_second
+    (a rate on CPU time) when the entry has it, else its cpu_time per iteration. CPU time,
+    not wall time: the benchmarks are single-threaded, and on a busy machine the wall time
+    also counts the time other processes ran. counters[(stem, case, impl)]: {name: value}.
+    Both in file order, from the "median" aggregate when present, else the median of the
+    plain iteration entries; repetitions[key]: how many runs that median is of (1: a single
+    run, no median). notes: entries skipped and why; context: the file's context object.
     """
 
     def __init__(self, path):
@@ -137,24 +141,29 @@ class Bench:
             unit = b.get("time_unit", "ns")
             if unit not in TIME_UNITS:
                 bad(f"{where}.time_unit", f"expected one of {sorted(TIME_UNITS)}, got {unit!r}")
-            t = b.get("real_time")
+            t = b.get("cpu_time")
             if not is_number(t) or t <= 0:
-                bad(f"{where}.real_time", f"expected a positive number, got {t!r}")
-            run = (t * TIME_UNITS[unit],
-                   {k: v for k, v in b.items() if is_number(v) and k not in GB_FIELDS})
+                bad(f"{where}.cpu_time", f"expected a positive number, got {t!r}")
+            rate = b.get("items_per_second")
+            per_item = 1e9 / rate if is_number(rate) and rate > 0 else t * TIME_UNITS[unit]
+            reps = b.get("repetitions")
+            run = (per_item, {k: v for k, v in b.items() if is_number(v) and k not in GB_FIELDS},
+                   reps if isinstance(reps, int) and reps > 0 else None)
             if run_type == "aggregate":
                 medians[key] = run
             else:
                 iterations.setdefault(key, []).append(run)
-        self.ns, self.counters = {}, {}
+        self.ns, self.counters, self.repetitions = {}, {}, {}
         for key in dict.fromkeys(list(iterations) + list(medians)):
             if key in medians:
-                self.ns[key], self.counters[key] = medians[key]
+                self.ns[key], self.counters[key], reps = medians[key]
+                self.repetitions[key] = reps or len(iterations.get(key, ())) or 1
                 continue
             runs = iterations[key]
-            self.ns[key] = statistics.median(ns for ns, _ in runs)
-            self.counters[key] = {k: statistics.median(c[k] for _, c in runs)
-                                  for k in runs[0][1] if all(k in c for _, c in runs)}
+            self.ns[key] = statistics.median(ns for ns, _, _ in runs)
+            self.counters[key] = {k: statistics.median(c[k] for _, c, _ in runs)
+                                  for k in runs[0][1] if all(k in c for _, c, _ in runs)}
+            self.repetitions[key] = len(runs)
         self.context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
 
 
@@ -197,9 +206,12 @@ def fmt_ratio(r):
 
 
 def speed_phrase(t_fast, t_other, other):
-    """How the fast variant compares with `other`: 'fast 40× faster than reference'."""
+    """How the fast variant compares with `other`: 'fast 40× faster than reference'; within
+    5% either way 'fast as fast as reference (within 5%)', never '1.0× slower'."""
     r = t_other / t_fast
-    if r >= 1:
+    if 1 / 1.05 <= r <= 1.05:
+        return f"fast as fast as {other} (within 5%)"
+    if r > 1:
         return f"fast {fmt_ratio(r)} faster than {other}"
     return f"fast {fmt_ratio(1 / r)} slower than {other}"
 
@@ -209,8 +221,20 @@ def paragraph(text, cls=None):
     return f"<p{c}>{esc(text)}</p>\n"
 
 
-def table(headers, rows):
-    """rows: lists of cells; a cell is a value (escaped) or a (value, css_class) pair."""
+FOLD_ROWS = 15  # a longer table is folded (<details>): the page stays navigable
+
+
+def table(headers, rows, fold=None):
+    """rows: lists of cells; a cell is a value (escaped) or a (value, css_class) pair.
+    fold: True/False, or None to fold when there are more than FOLD_ROWS rows; a folded
+    table opens with one click and says how many rows it holds."""
+    rows = list(rows)
+    if fold is None:
+        fold = len(rows) > FOLD_ROWS
+    if fold:
+        what = ", ".join(str(h) for h in headers[:3] if str(h)) + (", …" if len(headers) > 3 else "")
+        return (f"<details><summary>Table of {len(rows)} rows ({esc(what)}): click to show"
+                f"</summary>\n{table(headers, rows, fold=False)}</details>\n")
     out = ["<table>", "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr>"]
     for row in rows:
         cells = []

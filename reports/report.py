@@ -9,8 +9,14 @@ Inputs (each may be absent; the page then says what is missing):
                        common.load_bench here and in the sections
   results/run/*.json   scenario outputs, read only by the plugins in reports/sections/
 
-Families are shown here, each under the anchor family-<stem>. Section plugins show one
-scenario each: reports/sections/<scenario>.py (anchor scenario-<scenario>) defines
+The page: a table of contents, the summary first (one line on the gate, then a row per
+family), one section per family (anchor family-<stem>), published methods, mutation score,
+speed (CPU time per query, and per time step for scenario benchmarks: one unit per chart),
+one section per scenario, the run context last. The contents list families from
+check.json and scenarios from the section folder, so a new family or section appears with
+no list kept by hand; tables longer than common.FOLD_ROWS rows are folded (<details>).
+Section plugins show one scenario each: reports/sections/<scenario>.py (anchor
+scenario-<scenario>) defines
     render(results_dir: pathlib.Path, out_dir: pathlib.Path) -> str   (an HTML fragment)
 and may import the helpers of reports/common.py (`import common`).
 
@@ -159,9 +165,17 @@ def family_speed(times, stem):
 # ---------------------------------------------------------------- figures
 
 def field_unit(field, h):
-    if isinstance(h.get("unit"), str):
+    """The unit check.json gives the field; else what the field's name says: ULPs, a time
+    of impact (toi_*, but not a distance at it) in step units, or a relative (dimensionless)
+    error whose scale the family's rule names."""
+    if isinstance(h.get("unit"), str) and h["unit"]:
         return h["unit"]
-    return "ULPs" if "ulp" in field.lower() else "relative to query scale"
+    name = field.lower()
+    if "ulp" in name:
+        return "ULPs"
+    if name.startswith("toi") and "distance" not in name:
+        return "time (step = 1)"
+    return "relative"
 
 
 def error_figure(fam, out_dir):
@@ -199,9 +213,14 @@ def error_figure(fam, out_dir):
         if used:
             a, b = used[0], used[-1] + 1
             ys = [c if c > 0 else 0.5 for c in counts[a:b]]
-            ax.stairs(ys, edges[a:b + 1], color=colour, linewidth=1.8, baseline=0.5, label=label)
-            lo_all.append(edges[a])
-            hi_all.append(edges[b])
+            xs = edges[a:b + 1]
+            # No value exceeds the largest error: the last bin ends there, so a value equal
+            # to its bound is never drawn beyond the bound line.
+            if is_number(h.get("max")) and xs[-2] < h["max"] < xs[-1]:
+                xs[-1] = h["max"]
+            ax.stairs(ys, xs, color=colour, linewidth=1.8, baseline=0.5, label=label)
+            lo_all.append(xs[0])
+            hi_all.append(xs[-1])
         else:
             ax.plot([], [], color=colour, label=label)
     if lo_all:
@@ -211,7 +230,8 @@ def error_figure(fam, out_dir):
     peak = max([c for h in errors.values() for c in h["counts"]] + [1])
     ax.set_ylim(0.8, peak * 40)  # head room for the legend
     unit_text = units.pop() if len(units) == 1 else "each field's unit, see legend"
-    ax.set_xlabel(f"|fast − reference| ({unit_text}); dashed line: stated bound")
+    ax.set_xlabel(f"|fast − reference| ({unit_text})\ndashed: largest per-query bound met; "
+                  "a curve stops at its largest error", fontsize=9)
     ax.set_ylabel("queries per ¼-decade bin")
     ax.set_title(f"{fam['family']}: error of the continuous fields")
     ax.grid(True, which="major", alpha=0.3)
@@ -230,48 +250,69 @@ def error_figure(fam, out_dir):
     return common.figure_html(name, caption)
 
 
-def speed_figure(times, out_dir):
-    """Horizontal bars, ns per iteration per implementation, grouped by <stem>/<case>."""
+def speed_figure(times, out_dir, name, unit, reps):
+    """Horizontal bars of CPU time per `unit` (one unit per chart), one row per
+    implementation, grouped by <stem>/<case>; reps: the repetition counts of the entries."""
     groups = list(times)
     impls = impl_order({i for g in times.values() for i in g})
     colours = {"reference": "#8c8c8c", "fast": "#1f77b4"}
-    palette = ["#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+    palette = ["#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+               "#d62728", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5"]  # no grey: reference's
     for k, impl in enumerate(i for i in impls if i not in colours):
         colours[impl] = palette[k % len(palette)]
-    height = 0.8 / max(1, len(impls))
-    fig, ax = common.new_figure(8.5, 1.0 + 0.32 * sum(len(times[g]) for g in groups) + 0.3 * len(groups))
-    all_t = [t for g in times.values() for t in g.values()]
-    seen = set()
-    for gi, g in enumerate(groups):
+    rows, ticks, y = [], [], 0.0  # one row per bar, a gap between groups
+    for g in groups:
         present = [i for i in impls if i in times[g]]
-        for k, impl in enumerate(present):
-            y = gi + (k - (len(present) - 1) / 2) * height
-            t = times[g][impl]
-            ax.barh(y, t, height=height * 0.9, color=colours[impl],
-                    label=None if impl in seen else impl)
-            seen.add(impl)
-            text = fmt_ns(t)
-            if impl != "fast" and "fast" in times[g]:
-                text += " · " + speed_phrase(times[g]["fast"], t, impl)
-            ax.text(t * 1.08, y, text, va="center", fontsize=8)
+        ticks.append((y + (len(present) - 1) / 2, f"{g[0]}/{g[1]}"))
+        for impl in present:
+            rows.append((y, g, impl))
+            y += 1
+        y += 0.6
+    fig, ax = common.new_figure(8.5, 0.9 + 0.2 * y)
+    seen = set()
+    all_t = [t for g in times.values() for t in g.values()]
+    for yy, g, impl in rows:
+        t = times[g][impl]
+        ax.barh(yy, t, height=0.85, color=colours[impl], label=None if impl in seen else impl)
+        seen.add(impl)
+        ax.text(t * 1.12, yy, fmt_ns(t), va="center", fontsize=7)
     ax.set_xscale("log")
-    ax.set_xlim(min(all_t) / 3, max(all_t) * 3e3)
-    ax.set_yticks(range(len(groups)))
-    ax.set_yticklabels([f"{s}/{c}" for s, c in groups])
-    ax.invert_yaxis()
-    ax.set_xlabel("time per query (ns, log scale; one time step for scenario benchmarks)")
-    ax.set_title("Speed per implementation (Google Benchmark, median)")
+    # The axis ends where the longest bar's label (its time, ≤ 7 characters) ends.
+    ax.set_xlim(min(all_t) / 2, max(all_t) * 4)
+    ax.set_ylim(y - 0.3, -0.7)
+    ax.set_yticks([t for t, _ in ticks])
+    ax.set_yticklabels([label for _, label in ticks], fontsize=8)
+    ax.set_xlabel(f"CPU time per {unit} (log scale)")
+    ax.xaxis.set_major_formatter(common.plt.FuncFormatter(lambda v, _: fmt_ns(v)))
+    n = sorted(set(reps))
+    how = ("one run per benchmark" if n == [1] else
+           f"median of {n[0]} repetitions" if len(n) == 1 else
+           f"median of {n[0]}–{n[-1]} repetitions (1: a single run)")
+    ax.set_title(f"CPU time per {unit} (Google Benchmark, {how})", fontsize=10)
     ax.grid(True, axis="x", which="major", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    name = common.save_figure(fig, out_dir, "speed")
-    caption = ("Shorter bars are faster; each label gives how many times faster the fast "
-               "variant is than that implementation on the same queries.")
-    rows = [[f"{s}/{c}", impl, fmt_ns(times[(s, c)][impl]),
-             speed_phrase(times[(s, c)]["fast"], times[(s, c)][impl], impl)
-             if impl != "fast" and "fast" in times[(s, c)] else ""]
-            for (s, c) in groups for impl in impls if impl in times[(s, c)]]
-    return common.figure_html(name, caption) + table(["benchmark", "implementation",
-                                                      "time per query", "ratio"], rows)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    file_name = common.save_figure(fig, out_dir, name)
+    caption = (f"Shorter bars are faster (log scale: equal gaps are equal ratios); the table "
+               f"below gives each CPU time per {unit} and how the fast variant compares with "
+               "that implementation on the same inputs.")
+    table_rows = [[f"{s}/{c}", impl, fmt_ns(times[(s, c)][impl]),
+                   speed_phrase(times[(s, c)]["fast"], times[(s, c)][impl], impl)
+                   if impl != "fast" and "fast" in times[(s, c)] else ""]
+                  for (s, c) in groups for impl in impls if impl in times[(s, c)]]
+    return common.figure_html(file_name, caption) + table(
+        ["benchmark", "implementation", f"CPU time per {unit}", "ratio"], table_rows)
+
+
+def speed_html(bench, times, per_step, out_dir):
+    """The speed section: kernels per query, scenario benchmarks per time step (a stem that
+    names a scenario section and is not a family of check.json), one chart each."""
+    out = []
+    for unit, name, keep in (("query", "speed", False), ("time step", "speed_per_step", True)):
+        part = {g: t for g, t in times.items() if (g[0] in per_step) == keep}
+        if part:
+            reps = [bench.repetitions[(s, c, i)] for (s, c), t in part.items() for i in t]
+            out.append(speed_figure(part, out_dir, name, unit, reps))
+    return "".join(out)
 
 
 # ---------------------------------------------------------------- page sections
@@ -336,11 +377,11 @@ def summary_html(check, times):
                     + counts_cells(fam, "published_method_of" not in fam)
                     + [largest_errors(fam), speed_text])
     return table(["family", "agreement"] + COUNT_HEADERS
-                 + ["largest error / stated bound", "speed"], rows)
+                 + ["largest error / stated bound", "speed (CPU time)"], rows, fold=False)
 
 
 def family_html(fam, out_dir):
-    out = [f'<h3 id="family-{esc(common.safe_name(fam["family"]))}">{esc(fam["family"])}</h3>\n']
+    out = [f'<h3 id="family-{esc(common.safe_name(fam["family"]))}">{esc(fam["family"])}{TOP}</h3>\n']
     agreement = fam.get("agreement", "—")
     out.append(paragraph(f"Agreement class: {agreement}. {fam.get('justification', '')}".strip()))
     if fam.get("errors"):
@@ -465,14 +506,19 @@ def mutation_html(check):
                     rows))
 
 
+def section_names(sections_dir):
+    """The scenario sections: every reports/sections/<scenario>.py (not _*.py), sorted."""
+    if not sections_dir.is_dir():
+        return []
+    return [p.stem for p in sorted(sections_dir.glob("*.py")) if not p.name.startswith("_")]
+
+
 def run_plugins(sections_dir, results_dir, out_dir):
-    """Returns (html, number of failed plugins)."""
+    """Returns (html, number of failed plugins); one <section> per plugin."""
     out, failed = [], 0
-    for path in sorted(sections_dir.glob("*.py")) if sections_dir.is_dir() else []:
-        if path.name.startswith("_"):
-            continue
-        scenario = path.stem
-        out.append(f'<h2 id="scenario-{esc(scenario)}">{esc(scenario)}</h2>\n')
+    for scenario in section_names(sections_dir):
+        path = sections_dir / f"{scenario}.py"
+        out.append(f'<section>\n<h3 id="scenario-{esc(scenario)}">{esc(scenario)}{TOP}</h3>\n')
         try:
             fragment = common.load_section(path).render(results_dir, out_dir)
             if not isinstance(fragment, str):
@@ -484,19 +530,55 @@ def run_plugins(sections_dir, results_dir, out_dir):
             print(f"report.py: error: {message}", file=sys.stderr)
             traceback.print_exc(file=sys.stderr)
             out.append(paragraph(message, "error"))
+        out.append("</section>\n")
     return "".join(out), failed
+
+
+TOP = ' <a class="top" href="#contents">↑ contents</a>'
+
+
+def toc_html(entries):
+    """entries: [(anchor, title, [(anchor, title), ...])]: the page's table of contents."""
+    items = []
+    for anchor, title, children in entries:
+        sub = ""
+        if children:
+            sub = " — " + " · ".join(f'<a href="#{esc(a)}">{esc(t)}</a>' for a, t in children)
+        items.append(f'<li><a href="#{esc(anchor)}">{esc(title)}</a>{sub}</li>')
+    return ('<nav id="contents"><h2>Contents</h2>\n<ol>\n' + "\n".join(items)
+            + "\n</ol></nav>\n")
+
+
+def headline(check):
+    """One sentence on the gate: gated families, queries, wrong, boundary, false positives."""
+    fams = [f for f in honest(check) if "published_method_of" not in f]
+    total = {k: sum(f[k] for f in fams) for k in COUNT_FIELDS}
+    failing = [f["family"] for f in fams if f["wrong"] > 0]
+    text = (f"{len(fams)} families checked on {total['queries']:,} queries: "
+            f"{total['agree']:,} agree, {total['boundary']:,} boundary (excused within the stated "
+            f"bounds), {total['false_positive']:,} counted false positives, {total['wrong']:,} wrong. ")
+    text += (f"The gate FAILS: wrong answers in {', '.join(failing)}." if failing
+             else "The gate passes: no family has a wrong answer.")
+    return paragraph(text, "bad-line" if failing else "ok-line")
 
 
 STYLE = """
 body { font-family: sans-serif; max-width: 1100px; margin: 1em auto; padding: 0 1em; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
+td:first-child, td:last-child { overflow-wrap: anywhere; }  /* long names wrap, numbers not */
 th { background: #f0f0f0; }
 td.bad { background: #f8d0d0; color: #a00000; font-weight: bold; }
 p.error { background: #f8d0d0; color: #a00000; padding: 0.5em; font-weight: bold; }
 p.missing { color: #805000; }
+p.bad-line { color: #a00000; font-weight: bold; } p.ok-line { font-weight: bold; }
 figure { margin: 0.5em 0 1.5em; } figure img { max-width: 100%; }
 figcaption { font-style: italic; color: #333; }
+details { margin: 0.3em 0 1em; } summary { cursor: pointer; color: #1f4e99; }
+nav#contents { background: #f6f6f6; padding: 0.3em 1em; border: 1px solid #ddd; }
+nav#contents li { margin: 0.2em 0; }
+a.top { font-size: 0.6em; font-weight: normal; margin-left: 1em; }
+h2 { border-bottom: 1px solid #bbb; margin-top: 1.6em; }
 """
 
 
@@ -524,34 +606,45 @@ def main(argv=None):
         print(f"report.py: error: {e}", file=sys.stderr)
         return 2
 
-    body = ["<h1>contactbench report</h1>\n",
-            paragraph(f"Generated {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC} "
-                      f"from {args.results}."),
-            "<h2>Context</h2>\n", context_html(check, bench_context)]
-
-    body.append("<h2>Summary</h2>\n")
+    have_families = check is not None and bool(check["families"])
+    scenarios = section_names(args.sections)
+    toc = [("summary", "Summary", [])]
+    body = ['<h2 id="summary">Summary</h2>\n']
     if check is None:
         body.append(paragraph(f"{args.results / 'check.json'} not found: no agreement "
                               "results (run `contactbench check --json ...`).", "missing"))
     elif not check["families"]:
         body.append(paragraph(f"{args.results / 'check.json'} lists no families.", "missing"))
     else:
+        body.append(headline(check))
         body.append(summary_html(check, times))
 
-    if check is not None and check["families"]:
-        body.append("<h2>Families</h2>\n")
-        for fam in honest(check):
-            body.append(family_html(fam, args.out))
+    if have_families:
+        fams = honest(check)
+        toc.append(("families", "Families", [(f"family-{common.safe_name(f['family'])}", f["family"])
+                                             for f in fams]))
+        body.append('<h2 id="families">Families</h2>\n')
+        body.append(paragraph("One section per family (and per published method measured beside "
+                              "it): the agreement class and its rule, the error of each "
+                              "continuous field against its stated bound, verdicts by query "
+                              "source and regime, decision coverage and the first examples."))
+        for fam in fams:
+            body.append("<section>\n" + family_html(fam, args.out) + "</section>\n")
         published = published_html(check)
         if published:
-            body.append("<h2>Published methods: wrong rates by input class</h2>\n")
+            toc.append(("published", "Published methods", []))
+            body.append('<h2 id="published">Published methods: wrong rates by input class</h2>\n')
             body.append(published)
-        body.append("<h2>Mutation score</h2>\n")
+        toc.append(("mutation", "Mutation score", []))
+        body.append('<h2 id="mutation">Mutation score</h2>\n')
         body.append(mutation_html(check))
 
-    body.append("<h2>Speed</h2>\n")
+    toc.append(("speed", "Speed", []))
+    body.append('<h2 id="speed">Speed</h2>\n')
     if times:
-        body.append(speed_figure(times, args.out))
+        families = {f["family"] for f in check["families"]} if check else set()
+        per_step = {stem for stem, _ in times if stem in scenarios and stem not in families}
+        body.append(speed_html(bench, times, per_step, args.out))
     elif bench is not None:
         body.append(paragraph(f"{args.results / 'bench.json'} holds no usable "
                               "<stem>/<case>/<impl> entries.", "missing"))
@@ -561,14 +654,27 @@ def main(argv=None):
     for note in notes:
         body.append(paragraph(note, "missing"))
 
+    toc.append(("scenarios", "Scenarios", [(f"scenario-{s}", s) for s in scenarios]))
+    body.append('<h2 id="scenarios">Scenarios</h2>\n')
+    body.append(paragraph("One section per scenario (reports/sections/<scenario>.py), each "
+                          "from its results/run/<scenario>.json."))
     plugin_html, failed = run_plugins(args.sections, args.results, args.out)
     body.append(plugin_html)
 
+    toc.append(("context", "Run context", []))
+    body.append('<h2 id="context">Run context</h2>\n')
+    body.append(context_html(check, bench_context))
+
+    head = ["<h1>contactbench report</h1>\n",
+            paragraph(f"Generated {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC} "
+                      f"from {args.results}."),
+            toc_html(toc)]
     page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             f"<title>contactbench report</title><style>{STYLE}</style></head>\n<body>\n"
-            + "".join(body) + "</body></html>\n")
+            + "".join(head + body) + "</body></html>\n")
     index.write_text(page, encoding="utf-8")
-    print(f"report.py: wrote {index}" + (f" ({failed} section(s) failed)" if failed else ""))
+    print(f"report.py: wrote {index}" + (f" ({failed} section(s) failed)" if failed else ""),
+          flush=True)
     return 1 if failed else 0
 
 

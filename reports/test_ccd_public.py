@@ -52,11 +52,14 @@ class CcdPublicSection(unittest.TestCase):
 
     def test_false_positives_listed_closest_first_and_plot_written(self):
         page = ccd_public.render(FIXTURE, self.tmp)
-        fp = [r for r in rows(page) if len(r) == 7 and r[0] != "query"]
+        fp = [r for r in rows(page) if len(r) == 8 and r[0] != "query"]
         self.assertEqual([r[0] for r in fp], ["scene/edge-edge/data_0_0.csv:1",
                                               "unit-tests/vertex-face/data_0_0.csv:17"])
         self.assertEqual([r[1] for r in fp], ["1e-18", "3e-17"])
-        self.assertEqual([r[6] for r in fp], ["false_positive", "false_positive"])
+        # the threshold the rule applied to each query, as check and eval print it: half of
+        # 2^-38·kappa, kappa at the 2^16 cap (2^-23) and at its floor 4 (2^-37)
+        self.assertEqual([r[2] for r in fp], ["1.19e-07", "7.28e-12"])
+        self.assertEqual([r[7] for r in fp], ["false_positive", "false_positive"])
         self.assertNotIn('<td class="bad">1e-18</td>', page)
         self.assertTrue((self.tmp / "ccd_public_times.png").exists())
         self.assertIn('src="ccd_public_times.png"', page)

@@ -69,13 +69,49 @@ class BenchReader(unittest.TestCase):
         # the median aggregate of n_seg=4 (not its mean), the single iteration of n_seg=8
         self.assertEqual(bench.counters[("square_drop", "n_seg=4", "fast")]["seconds_per_step"], 9.91905e-06)
         self.assertEqual(bench.counters[("square_drop", "n_seg=8", "fast")]["newton_per_step"], 2.14)
-        self.assertEqual(bench.ns[("square_drop", "n_seg=8", "fast")], 12.0e6)
+        # CPU time per iteration (7.78 ms of CPU, 12.0 ms of wall time): no items counted
+        self.assertEqual(bench.ns[("square_drop", "n_seg=8", "fast")], 7.78e6)
+        self.assertEqual(bench.repetitions[("square_drop", "n_seg=8", "fast")], 1)
         self.assertEqual(bench.counters[("barrier", "random", "fast")], {})
 
     def test_malformed_entry_names_file_and_field(self):
         with self.assertRaises(common.InputError) as e:
             self.write([entry("x/c/fast", 5), entry("x/c/reference", -1)])
-        self.assertIn("bench.json: benchmarks[1].real_time: expected a positive number", str(e.exception))
+        self.assertIn("bench.json: benchmarks[1].cpu_time: expected a positive number", str(e.exception))
+
+    def test_cpu_time_per_item(self):
+        # A benchmark that counts items (here 100 time steps per iteration) is timed per item
+        # from items_per_second, a rate on CPU time: 2 ms of CPU per 100 steps = 20 µs a step,
+        # whatever the wall time (5 ms on a busy machine).
+        bench = self.write([dict(entry("s/n=4/fast", 5, "ms"), cpu_time=2, items_per_second=50000.0)])
+        self.assertAlmostEqual(bench.ns[("s", "n=4", "fast")], 20000.0)
+        self.assertEqual(bench.counters[("s", "n=4", "fast")], {})
+
+    def test_repetitions_counted(self):
+        bench = self.write([dict(entry("x/c/fast_median", 60), run_name="x/c/fast", run_type="aggregate",
+                                 aggregate_name="median", repetitions=5)])
+        self.assertEqual(bench.repetitions[("x", "c", "fast")], 5)
+        bench = self.write([entry("x/c/fast", t) for t in (1, 2, 3)])
+        self.assertEqual(bench.repetitions[("x", "c", "fast")], 3)
+
+
+class SpeedPhrase(unittest.TestCase):
+    def test_ratios(self):
+        self.assertEqual(common.speed_phrase(25, 1000, "reference"), "fast 40× faster than reference")
+        self.assertEqual(common.speed_phrase(10, 7, "plain"), "fast 1.4× slower than plain")
+        # within 5% either way: no "1.0× slower"
+        for other in (9.6, 10.0, 10.4):
+            self.assertEqual(common.speed_phrase(10, other, "peer"), "fast as fast as peer (within 5%)")
+
+
+class FoldedTable(unittest.TestCase):
+    def test_long_tables_fold_short_ones_do_not(self):
+        short = common.table(["a", "b"], [[i, i] for i in range(common.FOLD_ROWS)])
+        self.assertTrue(short.startswith("<table>"))
+        long_ = common.table(["a", "b"], [[i, i] for i in range(common.FOLD_ROWS + 1)])
+        self.assertTrue(long_.startswith(f"<details><summary>Table of {common.FOLD_ROWS + 1} rows"))
+        self.assertEqual(long_.count("<tr>"), common.FOLD_ROWS + 2)  # header + every row, inside
+        self.assertTrue(common.table(["a"], [[1]] * 40, fold=False).startswith("<table>"))
 
 
 class ReadRun(unittest.TestCase):

@@ -26,7 +26,7 @@ def run_report(results, out, *extra):
 
 def scenario_section(page, scenario):
     """The part of the page the section plugin of `scenario` wrote."""
-    return page.split(f'<h2 id="scenario-{scenario}">')[1].split("<h2")[0]
+    return page.split(f'<h3 id="scenario-{scenario}">')[1].split("</section>")[0]
 
 
 class Tmp(unittest.TestCase):
@@ -98,19 +98,28 @@ class FullReport(unittest.TestCase):
 
     def test_speed_chart_and_units(self):
         self.assertIn('src="speed.png"', self.page)
-        # time_unit converted: boundary case 4.2 us vs 30 ns; square_drop 12.5 ms vs 0.25 ms
+        # CPU time, time_unit converted: the boundary reference counts items (238,095 a
+        # second: 4.2 µs each) against 30.3 ns of CPU for fast, 139×
         self.assertIn("<td>closest_feature/boundary</td><td>reference</td><td>4.2 µs</td>"
-                      "<td>fast 140× faster than reference</td>", self.page)
+                      "<td>fast 139× faster than reference</td>", self.page)
         self.assertIn("<td>fast 2.0× faster than cgal_epick</td>", self.page)
-        self.assertIn("<td>square_drop/n_seg=4</td><td>reference</td><td>12.5 ms</td>"
-                      "<td>fast 50× faster than reference</td>", self.page)
+        # one unit per chart: square_drop (a scenario section, not a family) is timed per step
+        # in a chart of its own, 12.625 ms against 0.2525 ms of CPU
+        self.assertIn('src="speed_per_step.png"', self.page)
+        self.assertIn("<th>CPU time per query</th>", self.page)
+        self.assertIn("<th>CPU time per time step</th>", self.page)
+        per_step = self.page.split('src="speed_per_step.png"')[1]
+        self.assertIn("<td>square_drop/n_seg=4</td><td>reference</td><td>12.6 ms</td>"
+                      "<td>fast 50× faster than reference</td>", per_step)
+        self.assertNotIn("<td>square_drop/", self.page.split('src="speed_per_step.png"')[0])
         # an entry with error_occurred is skipped and said so
         self.assertIn("closest_feature/degenerate/fast: skipped", self.page)
 
     def test_figures_exist_and_nonempty(self):
         srcs = re.findall(r'<img src="([^"]+)"', self.page)
         self.assertEqual(sorted(srcs), sorted(["errors_closest_feature.png", "errors_ccd_ground.png",
-                                               "speed.png", "closest_feature_regions.png"]))
+                                               "speed.png", "speed_per_step.png",
+                                               "closest_feature_regions.png"]))
         for src in srcs:
             png = self.out / src
             self.assertTrue(png.is_file(), src)
@@ -119,7 +128,7 @@ class FullReport(unittest.TestCase):
 
     def test_every_figure_has_a_caption(self):
         figures = re.findall(r"<figure>.*?</figure>", self.page)
-        self.assertEqual(len(figures), 4)
+        self.assertEqual(len(figures), 5)
         for f in figures:
             self.assertRegex(f, r"<figcaption>[^<]{20,}</figcaption>")
 
@@ -144,15 +153,33 @@ class FullReport(unittest.TestCase):
         self.assertNotIn("<td>agree</td>", section)
 
     def test_anchors_keyed_by_stem_and_scenario(self):
+        # summary first, one section per family and per scenario (every plugin in
+        # reports/sections), the run context last
         ids = re.findall(r'<h[23] id="([^"]+)"', self.page)
-        self.assertEqual(ids, ["family-closest_feature", "family-ccd_ground",
-                               "scenario-ccd_public", "scenario-closest_feature_regions",
-                               "scenario-dem_modes", "scenario-ellipsoid_contact",
-                               "scenario-ellipsoid_pour",
-                               "scenario-pfc_static",
-                               "scenario-pfc_walls", "scenario-rolling_sphere",
-                               "scenario-smeets_figures", "scenario-smeets_hertz",
-                               "scenario-square_drop"])
+        scenarios = sorted(p.stem for p in (HERE / "sections").glob("*.py") if not p.name.startswith("_"))
+        self.assertEqual(ids, ["summary", "families", "family-closest_feature", "family-ccd_ground",
+                               "mutation", "speed", "scenarios"]
+                         + [f"scenario-{s}" for s in scenarios] + ["context"])
+        self.assertIn("scenario-square_drop", ids)
+
+    def test_table_of_contents_links_every_section(self):
+        nav = self.page.split('<nav id="contents">')[1].split("</nav>")[0]
+        links = re.findall(r'<a href="#([^"]+)">', nav)
+        ids = set(re.findall(r' id="([^"]+)"', self.page))
+        self.assertEqual(sorted(links), sorted(i for i in ids if i != "contents"))
+        self.assertLess(self.page.index('<nav id="contents">'), self.page.index('id="summary"'))
+
+    def test_headline_says_whether_the_gate_passes(self):
+        # fixture: closest_feature 10000 queries with 2 wrong, ccd_ground 2000 with none
+        self.assertIn('<p class="bad-line">2 families checked on 12,000 queries: ', self.page)
+        self.assertIn("2 wrong. The gate FAILS: wrong answers in closest_feature.", self.page)
+
+    def test_long_tables_folded(self):
+        for table in re.findall(r"<table>.*?</table>", self.page, re.S):
+            rows = table.count("<tr>") - 1
+            if rows > 15:
+                before = self.page[:self.page.index(table)]
+                self.assertTrue(before.rstrip().endswith("click to show</summary>"), table[:200])
 
     def test_regime_table(self):
         self.assertIn("By regime of the generated queries", self.page)
@@ -179,20 +206,34 @@ class FullReport(unittest.TestCase):
 
 
 class Failures(Tmp):
-    def test_failing_plugin_is_reported_and_exit_nonzero(self):
+    def report_with_plugin(self, name, body):
+        """The report on the fixtures with closest_feature_regions and one plugin `name`
+        whose render() runs `body`: (process, page)."""
         sections = self.tmp / "sections"
         sections.mkdir()
         shutil.copy(HERE / "sections" / "closest_feature_regions.py", sections)
-        (sections / "broken.py").write_text(
-            "def render(results_dir, out_dir):\n    raise RuntimeError('planted plugin failure')\n")
+        (sections / f"{name}.py").write_text(f"def render(results_dir, out_dir):\n    {body}\n")
         p = run_report(FIXTURES, self.tmp / "out", "--sections", str(sections))
+        return p, (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
+
+    def test_failing_plugin_is_reported_and_exit_nonzero(self):
+        p, page = self.report_with_plugin("broken", "raise RuntimeError('planted plugin failure')")
         self.assertEqual(p.returncode, 1, p.stderr)
-        page = (self.tmp / "out" / "index.html").read_text(encoding="utf-8")
         self.assertRegex(page, r'<p class="error">section broken .*RuntimeError: planted plugin failure</p>')
         # the rest of the report is still there, including the plugin after the broken one
         self.assertIn("closest_feature", page)
         self.assertIn("the 4 queries a plain double labels differently", page)
         self.assertIn("planted plugin failure", p.stderr)
+
+    def test_new_section_joins_the_contents(self):
+        # a section plugin added to the folder (as ellipsoid_pour will be) gets its own section
+        # and a link in the table of contents, with no list kept by hand
+        p, page = self.report_with_plugin("a_new_scenario", "return '<p>new section body</p>'")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        nav = page.split('<nav id="contents">')[1].split("</nav>")[0]
+        self.assertIn('<a href="#scenario-a_new_scenario">a_new_scenario</a>', nav)
+        self.assertIn('<a href="#scenario-closest_feature_regions">closest_feature_regions</a>', nav)
+        self.assertIn("<p>new section body</p>", scenario_section(page, "a_new_scenario"))
 
     def test_published_method_shown_not_failed(self):
         # A published method (check.json: gated false, published_method_of) is a summary row of

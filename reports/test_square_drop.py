@@ -49,7 +49,15 @@ class Section(unittest.TestCase):
         html = section.render(FIXTURES, self.tmp)
         kf = self.doc["runs"]["fast"]["key_frames"]
         self.assertIn(f"<td>first within d̂ of the ground</td><td>{kf['first_within_dhat']}</td>", html)
-        self.assertIn(f"<td>maximum compression (smallest height)</td><td>{kf['max_compression']}</td>", html)
+        # maximum compression is the most deformed state, not the first contact: the smallest
+        # height of the square (highest minus lowest node), shown in metres
+        k = kf["max_compression"]
+        heights = [max(x[1::2]) - min(x[1::2]) for x in self.doc["runs"]["fast"]["x"]]
+        self.assertGreater(k, kf["first_within_dhat"])
+        self.assertEqual(heights[k], min(heights))
+        self.assertIn(f"<td>maximum compression (smallest bounding-box height)</td><td>{k}</td>"
+                      f"<td>{k * 0.01:.2f}</td><td>{heights[k]:.4f}</td>", html)
+        self.assertIn(f"at maximum compression the 1 m square is {heights[k]:.3f} m high", html)
         # 50 steps are not enough to come to rest: said so, not drawn
         self.assertEqual(kf["at_rest"], -1)
         self.assertIn("<td>at rest</td><td>not reached</td>", html)

@@ -17,8 +17,10 @@ struct CcdPair : Pair<cases::Ccd> {
   static constexpr Agreement agreement = Agreement::conservative;
   static constexpr std::string_view rule =
       "never a miss; a false positive is counted only when the exact motion comes within "
-      "2^-39·kappa of the scale of touching (or the search was cut short), else wrong; toi a "
-      "certified lower bound of t*, at most 2^-47 early unless the primitives are that close";
+      "2^-39·kappa of the scale of touching (kappa: the conditioning at the fast toi, clamped "
+      "to [4, 2^16], so 7.3e-12 to 1.2e-7 of the scale; or the search was cut short), else "
+      "wrong; toi a certified lower bound of t*, at most 2^-47 early unless the primitives are "
+      "that close";
   static Result reference(const Query& q) { return reference::ccd(q); }
   static Result fast(const Query& q) { return fast::ccd(q); }
   // The hand-made cases (source "canonical", ground truth = the hand-derived hit flag) and

@@ -24,12 +24,25 @@ KeyFrames key_frames(const Trajectory& t, double dhat) {
   const int states = static_cast<int>(t.min_height.size());
   for (int s = 0; s < states; ++s)
     if (t.min_height[s] < dhat) { k.first_within_dhat = s; break; }
-  for (int s = 0; s < states; ++s)
-    if (k.max_compression < 0 || t.min_height[s] < t.min_height[k.max_compression])
+  // Maximum compression by the deformation: the smallest bounding-box height (highest
+  // minus lowest node), first on ties. Not the smallest distance to the ground: that is
+  // reached at first contact (state 32), while the square is still undeformed.
+  const std::size_t w = static_cast<std::size_t>(2 * t.nodes);
+  double smallest = 0;
+  for (int s = 0; s < states; ++s) {
+    const std::size_t at = static_cast<std::size_t>(s) * w;
+    double lo = t.x[at + 1], hi = lo;
+    for (std::size_t i = 3; i < w; i += 2) {
+      lo = std::min(lo, t.x[at + i]);
+      hi = std::max(hi, t.x[at + i]);
+    }
+    if (k.max_compression < 0 || hi - lo < smallest) {
       k.max_compression = s;
+      smallest = hi - lo;
+    }
+  }
   // At rest: the first state k such that every later state has bitwise the same
   // positions (every later step took zero Newton updates). Needs at least one such step.
-  const std::size_t w = static_cast<std::size_t>(2 * t.nodes);
   int rest = states - 1;
   while (rest > 0 && std::equal(t.x.begin() + (rest - 1) * w, t.x.begin() + rest * w,
                                 t.x.begin() + (states - 1) * w))

@@ -6,6 +6,7 @@
 #include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -153,6 +154,12 @@ BOOST_AUTO_TEST_CASE(fast_and_reference_agree) {
   // after which every step takes zero Newton updates.
   BOOST_TEST(kf.first_within_dhat > 0);
   BOOST_TEST(kf.at_rest > kf.max_compression);
+  // Maximum compression is a deformation, not the first contact: it comes after the square
+  // enters d̂, and the other measure of deformation, the spring energy, peaks within one
+  // step of it.
+  BOOST_TEST(kf.max_compression > kf.first_within_dhat);
+  const auto peak = std::max_element(r.fast.spring.begin(), r.fast.spring.end()) - r.fast.spring.begin();
+  BOOST_TEST(std::abs(peak - kf.max_compression) <= 1);
   for (std::size_t k = static_cast<std::size_t>(kf.at_rest) + 1; k < r.fast.iterations.size(); ++k)
     BOOST_TEST_REQUIRE(r.fast.iterations[k] == 0);
   BOOST_TEST(r.fast.iterations[static_cast<std::size_t>(kf.at_rest)] > 0);

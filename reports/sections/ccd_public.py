@@ -5,9 +5,11 @@ Reads results/run/ccd_public.json (schema "contactbench.run/1", scenario "ccd_pu
 written by `contactbench run ccd_public`): queries: [{source ("<scene>/<kind>"), name,
 kind, ground_truth (0/1), reference: {hit, toi, toi_up, ns}, fast: {hit, toi, ns, nodes,
 second_stage, budget_exhausted, cut_short}, separation (fast false positives only: minimum
-distance over the step divided by the query's scale), verdict (when both variants ran: the
-ccd family's rule, as `check` judges it)}], fast_limits {..., separation_bound,
-toi_gap_bound}. Either variant may be absent.
+distance over the step divided by the query's scale), excused_below (fast false positives,
+when both variants ran: the threshold the family's rule applied to that query, the same
+number `check` and `eval` print), verdict (when both variants ran: the ccd family's rule, as
+`check` judges it)}], fast_limits {max_depth, max_nodes, ..., toi_gap_bound}. Either
+variant may be absent.
 """
 import math
 import statistics
@@ -122,20 +124,26 @@ def render(results_dir, out_dir):
             text = common.fmt_sci(q.get("separation"))
             return (text, "bad") if q.get("verdict") == "wrong" else text
 
-        fp_rows = [[q["name"], sep_cell(q), f"{q['fast'].get('toi', float('nan')):.17g}",
+        def threshold(q):  # printed as check and eval print it ({:.3g})
+            return f"{q['excused_below']:.3g}" if is_number(q.get("excused_below")) else "—"
+
+        fp_rows = [[q["name"], sep_cell(q), threshold(q),
+                    f"{q['fast'].get('toi', float('nan')):.17g}",
                     q["fast"].get("nodes", ""), "yes" if q["fast"].get("second_stage") else "no",
                     "yes" if q["fast"].get("cut_short") else "no", q.get("verdict", "")]
                    for q in fps]
         rule = (" Verdicts are the ccd family's rule as `check` applies it: a false positive is "
                 "excused when the search was cut short (node budget or input range) or the "
-                "separation is at most half the fast variant's bound stated for that query at its "
-                "toi (the factor covering the estimate's rounding); anything else is `wrong` "
+                "separation is at most the threshold shown, half the fast variant's bound "
+                "2^-38·κ stated for that query at its toi (κ, the conditioning there, clamped to "
+                "[4, 2^16]: near-parallel edges reach the cap, 1.2e-7); anything else is `wrong` "
                 "(marked).")
         out += common.paragraph(f"The fast variant's {len(fps)} false positive(s), closest to "
                                 "touching first. Separation: minimum distance between the "
                                 "primitives over the step, divided by the largest coordinate "
                                 "(long-double upper estimate, not exact)." + rule)
-        out += common.table(["query", "separation", "fast toi (lower bound)", "sub-intervals",
+        out += common.table(["query", "separation (× scale)", "excused below (× scale)",
+                             "fast toi (lower bound)", "sub-intervals",
                              "second stage", "cut short", "verdict"], fp_rows)
     elif any(q.get("fast") is not None for q in queries):
         out += common.paragraph("The fast variant reports no false positive on this set.")

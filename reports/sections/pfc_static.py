@@ -317,7 +317,7 @@ def render(results_dir, out_dir):
     if not_run:
         return not_run
     rough = doc["rough_wall"]
-    out = ["<h3>Figure 7: a nominally flat rough wall</h3>\n",
+    out = ["<h4>Figure 7: a nominally flat rough wall</h4>\n",
            common.paragraph(f"Wall: {rough.get('construction', '')}. Effective normal "
                             f"stiffness: {rough.get('stiffness', '')}. Θ enters only through "
                             "the proximity contacts (PC logic); the active set itself does not "
@@ -325,7 +325,7 @@ def render(results_dir, out_dir):
            rough_wall_figure(rough, out_dir), rough_wall_map(rough, out_dir),
            rough_wall_table(rough["rows"])]
     if doc["slivers"]:
-        out.append("<h3>Figure 8: a thin wedge and stacked segments</h3>\n")
+        out.append("<h4>Figure 8: a thin wedge and stacked segments</h4>\n")
         out.append(common.paragraph("; ".join(f"({'ab'[i]}) {s.get('description', s['name'])}"
                                               for i, s in enumerate(doc["slivers"]))))
         out.append(sliver_figure(doc["slivers"], out_dir))
@@ -335,6 +335,6 @@ def render(results_dir, out_dir):
             f"Fast against reference: {diff} resolution(s) with different active sets "
             f"(each judged by the pfc_resolution rule: boundary, not failed), "
             f"{doc.get('wrong', 0)} wrong.", "bad" if doc.get("wrong") else None))
-    out.append("<h3>Cost of one resolution</h3>\n")
+    out.append("<h4>Cost of one resolution</h4>\n")
     out.append(cost_html(results_dir, out_dir))
     return "".join(out)
