@@ -65,8 +65,10 @@ Tally run_family(const char* family, R (*filtered)(const typename Family::Query&
                  const std::function<void(Tally&, const typename Family::Query&)>& extra = {}) {
   Tally t;
   auto one = [&](const typename Family::Query& q) {
+    const std::size_t before = t.differing;
     compare(t, q, filtered, exact, fields);
     if (extra) extra(t, q);
+    if (t.differing > before && before < 5) BOOST_TEST_MESSAGE("differs: " << Family::to_json(q).dump());
   };
   for (const auto& c : Family::canonical()) one(c.query);
   const std::size_t n = queries_per_generator();

@@ -200,10 +200,12 @@ std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::Cl
   for (const auto& x : v) largest = std::max(largest, x.cwiseAbs().maxCoeff());
   if (!(largest > 0) || !std::isfinite(largest)) return std::nullopt;
   const int k = -std::ilogb(largest);
+  if (k < -1000 || k > 1000) return std::nullopt;  // 2^k a normal double (else: exact path)
+  const double f = std::ldexp(1.0, k);
   for (auto& x : v)
     for (int i = 0; i < 3; ++i) {
-      const double y = std::ldexp(x[i], k);
-      if (std::ldexp(y, -k) != x[i]) return std::nullopt;
+      const double y = x[i] * f;  // exact unless it lands in the subnormal range
+      if (y != 0 && std::abs(y) < 0x1p-1022) return std::nullopt;
       x[i] = y;
     }
   return std::pair{v, k};
@@ -229,6 +231,23 @@ double unscaled(const Bounded& x, int k) {
   if (dd::exact_zero(x)) return 0;
   const double y = std::ldexp(dd::certain_double(x), -k);
   return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
+}
+
+// Exact zeros the double-double bounds cannot see (they never shrink to 0 after a product):
+// p in the triangle's plane, p on edge j's line, certified by intervals that are exactly
+// [0, 0] (every operation on the way exact, as on the degenerate generator's grids).
+bool in_plane(const std::array<cases::Vec3, 4>& src) {
+  exact::ProtectRounding guard;
+  std::array<V3<Interval>, 4> v;
+  for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(src[i]);
+  const Interval h = dot(cross(v[2] - v[1], v[3] - v[1]), v[0] - v[1]);
+  return CGAL::certainly(h == 0);
+}
+bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
+  exact::ProtectRounding guard;
+  const V3<Interval> a = V3<Interval>::of(src[1 + j]), b = V3<Interval>::of(src[1 + (j + 1) % 3]);
+  const V3<Interval> c = cross(V3<Interval>::of(src[0]) - a, b - a);
+  return CGAL::certainly(c[0] == 0) && CGAL::certainly(c[1] == 0) && CGAL::certainly(c[2] == 0);
 }
 
 // The filtered stage of closest_feature: region from the interval filter, point, squared
@@ -286,11 +305,17 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     term(dot(n, cross(e[j], w)), dot(n, n) * e2[j]);
     term(dn, e2[j]);
     term(dot(*vert[(j + 1) % 3] - v[0], e[j]), e2[j]);  // = |e_j|^2 - dn, without cancellation
-    const Bounded t = dn / e2[j];
-    for (int i = 0; i < 3; ++i)
-      if (std::isnan(r.point[i] = unscaled((*vert[j])[i] + t * e[j][i], k))) return std::nullopt;
     const V3<Bounded> c = cross(w, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
-    d2 = dot(c, c) / e2[j];
+    auto undecided = [](const Bounded& x) { return std::abs(x.hi) <= 2 * x.err; };
+    if (undecided(c[0]) && undecided(c[1]) && undecided(c[2]) && on_edge_line(qs, j)) {
+      d2 = Bounded(0);  // p lies on the open edge: it is its own closest point
+      r.point = q.p + cases::Vec3::Zero();  // -0 + 0 = +0, as the exact path's rounding
+    } else {
+      const Bounded t = dn / e2[j];
+      for (int i = 0; i < 3; ++i)
+        if (std::isnan(r.point[i] = unscaled((*vert[j])[i] + t * e[j][i], k))) return std::nullopt;
+      d2 = dot(c, c) / e2[j];
+    }
   } else {  // open face: p minus its offset along n
     const Bounded n2 = dot(n, n);
     for (int j = 0; j < 3; ++j) {
@@ -298,10 +323,15 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
       term(dot(n, cross(e[j], v[0] - *vert[j])), n2 * e2[j]);
     }
     const Bounded h = dot(n, v[0] - *vert[0]);
-    const Bounded t = h / n2;
-    for (int i = 0; i < 3; ++i)
-      if (std::isnan(r.point[i] = unscaled(v[0][i] - t * n[i], k))) return std::nullopt;
-    d2 = h * h / n2;
+    if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
+      d2 = Bounded(0);  // p lies on the open face
+      r.point = q.p + cases::Vec3::Zero();
+    } else {
+      const Bounded t = h / n2;
+      for (int i = 0; i < 3; ++i)
+        if (std::isnan(r.point[i] = unscaled(v[0][i] - t * n[i], k))) return std::nullopt;
+      d2 = h * h / n2;
+    }
   }
   if (std::isnan(r.squared_distance = unscaled(d2, 2 * k))) return std::nullopt;
   if (zero_margin) {

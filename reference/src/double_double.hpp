@@ -16,7 +16,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace contactbench::reference::dd {
@@ -128,10 +130,18 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 // The double every value within 2·err of hi + lo rounds to (to nearest), when there is one:
 // the interval [v − 2err, v + 2err] contains no midpoint between doubles. NaN otherwise.
+// The neighbours of a finite nonzero normal double (its bits ± 1; cheaper than nextafter).
+[[gnu::always_inline]] inline double next_up(double d) {
+  return std::bit_cast<double>(std::bit_cast<std::int64_t>(d) + (d > 0 ? 1 : -1));
+}
+[[gnu::always_inline]] inline double next_down(double d) {
+  return std::bit_cast<double>(std::bit_cast<std::int64_t>(d) + (d > 0 ? -1 : 1));
+}
+
 [[gnu::always_inline]] inline double certain_double(const Bounded& a) {
   const double d = a.hi;
   if (!std::isfinite(d) || !std::isfinite(a.err) || std::abs(d) < 0x1p-960) return std::nan("");
-  const double below = (d - std::nextafter(d, -inf)) / 2, above = (std::nextafter(d, inf) - d) / 2;
+  const double below = (d - next_down(d)) / 2, above = (next_up(d) - d) / 2;
   const double room = std::min(below, above) * (1 - 0x1p-20);
   return std::abs(a.lo) + 2 * a.err < room ? d : std::nan("");
 }
@@ -146,10 +156,10 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   if (exact_zero(a)) return 0;
   const double d = a.hi;
   if (!std::isfinite(d) || !std::isfinite(a.err) || std::abs(d) < 0x1p-960) return std::nan("");
-  const double below = (d - std::nextafter(d, -inf)) * (1 - 0x1p-20), above = (std::nextafter(d, inf) - d) * (1 - 0x1p-20);
+  const double below = (d - next_down(d)) * (1 - 0x1p-20), above = (next_up(d) - d) * (1 - 0x1p-20);
   const double slack = 2 * a.err;  // fl(lo ± slack) keeps the sign of lo ± slack
   if (a.lo + slack <= 0 && a.lo - slack > -below) return d;
-  if (a.lo - slack > 0 && a.lo + slack <= above) return std::nextafter(d, inf);
+  if (a.lo - slack > 0 && a.lo + slack <= above) return next_up(d);
   return std::nan("");
 }
 
@@ -169,16 +179,61 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   return 0;
 }
 
+// A sum of finite doubles, enclosed: Shewchuk's grow-expansion turns the terms into an
+// exact, nonoverlapping expansion of increasing components (no cancellation is left), whose
+// double-double sum then carries only its own rounding. The sign of hi is the exact sign of
+// the sum (that of its largest component), and an exact zero has error 0. For ties and
+// near-ties that enclosures of the summands cannot decide.
+template <std::size_t N>
+Bounded expansion_sum(const std::array<double, N>& terms) {
+  std::array<double, N> e{};
+  std::size_t m = 0;
+  for (const double b : terms) {
+    double q = b;
+    for (std::size_t i = 0; i < m; ++i) {
+      double s, h;
+      two_sum(q, e[i], s, h);
+      e[i] = h;
+      q = s;
+    }
+    e[m++] = q;
+  }
+  Bounded sum(0);
+  for (std::size_t i = 0; i < m; ++i)
+    if (e[i] != 0) sum = sum + Bounded(e[i]);
+  return sum;
+}
+
+// a·b as two doubles p + e exactly, when that holds (no overflow: |a·b| < 2^1000; no
+// underflow of the error term: |a·b| ≥ 2^-960, or a product that is exactly 0); false
+// otherwise.
+[[gnu::always_inline]] inline bool exact_product(double a, double b, double& p, double& e) {
+  if (!(std::abs(a) < 0x1p995 && std::abs(b) < 0x1p995)) return false;
+  two_prod(a, b, p, e);
+  return a == 0 || b == 0 || (std::abs(p) >= 0x1p-960 && std::abs(p) < 0x1p1000);
+}
+
 // 2·atanh(u) = ln((1 + u)/(1 − u)) by its series 2·Σ_{i<n} u^(2i+1)/(2i+1), plus the bound
 // of the series' remainder, 2|u|^(2n+1)/((2n+1)(1 − u²)), for |u| < 1/2.
 inline Bounded two_atanh(const Bounded& u, int n) {
+  struct Reciprocals {  // 1/(2i + 1), enclosed
+    std::array<Bounded, 48> r;
+    Reciprocals() {
+      for (int i = 0; i < 48; ++i) r[i] = Bounded(1) / Bounded(2 * i + 1);
+    }
+  };
+  static const Reciprocals inv;
+  if (n > 48) return {0, 0, inf};
   const Bounded u2 = u * u;
-  Bounded sum = Bounded(1) / Bounded(2 * n - 1);
-  for (int i = n - 2; i >= 0; --i) sum = Bounded(1) / Bounded(2 * i + 1) + u2 * sum;
-  Bounded r = Bounded(2) * u * sum;
+  Bounded sum = inv.r[n - 1];
+  for (int i = n - 2; i >= 0; --i) sum = inv.r[i] + u2 * sum;
+  Bounded r = u * sum;
+  r = {2 * r.hi, 2 * r.lo, 2 * r.err};  // exact
   const double um = std::abs(u.hi) * (1 + 0x1p-50) + u.err;
   if (!(um < 0.5)) return {r.hi, r.lo, inf};
-  r.err += 2 * std::pow(um, 2 * n + 1) / ((2 * n + 1) * (1 - um * um)) * (1 + 0x1p-40);
+  double power = um;  // |u|^(2n+1), rounded up by the factor below
+  for (int i = 0; i < n; ++i) power *= um * um;
+  r.err += 2 * power / ((2 * n + 1) * (1 - um * um)) * (1 + 0x1p-40);
   return r;
 }
 
