@@ -47,7 +47,7 @@ using dd::Bounded;
 // exact path then rounds to the same double (scaling by 2^-k commutes with rounding). NaN
 // otherwise.
 double unscaled(const Bounded& x, int k) {
-  const double y = std::ldexp(dd::certain_double(x), -k);
+  const double y = dd::scale2(dd::certain_double(x), -k);
   return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
 }
 
@@ -61,12 +61,13 @@ bool barrier_filtered(const cases::BarrierQuery& q, cases::BarrierResult& r) {
   if (!(std::isfinite(q.dhat) && std::isfinite(q.kappa) && std::isfinite(q.area) && q.kappa > 0 && q.area > 0))
     return false;
   const int a = -std::ilogb(q.area), b = -std::ilogb(q.kappa), c = -std::ilogb(q.dhat);
-  const double area = std::ldexp(q.area, a), kappa = std::ldexp(q.kappa, b);
-  const double d = std::ldexp(q.d, c), dhat = std::ldexp(q.dhat, c);
-  if (std::ldexp(d, -c) != q.d || std::ldexp(area, -a) != q.area || std::ldexp(kappa, -b) != q.kappa)
+  const double area = dd::scale2(q.area, a), kappa = dd::scale2(q.kappa, b);
+  const double d = dd::scale2(q.d, c), dhat = dd::scale2(q.dhat, c);
+  if (dd::scale2(d, -c) != q.d || dd::scale2(area, -a) != q.area || dd::scale2(kappa, -b) != q.kappa)
     return false;  // a scaling fell into the subnormal range
   // With L = |ln s| = -ln(d/d̂): b = P·L, b' = -(K·L + R), b'' = K (d + d̂)/d² (see barrier()).
-  const Bounded K = Bounded(area) * Bounded(kappa) / Bounded(2);
+  const Bounded Ak = Bounded(area) * Bounded(kappa);
+  const Bounded K(Ak.hi / 2, Ak.lo / 2, Ak.err / 2);  // exact: A, κ in [1, 2)
   const Bounded gap = Bounded(dhat) - Bounded(d);  // exact
   const Bounded L = -dd::log_ratio(d, dhat);
   const Bounded P = K * gap;

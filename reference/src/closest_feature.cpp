@@ -201,7 +201,7 @@ std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::Cl
   if (!(largest > 0) || !std::isfinite(largest)) return std::nullopt;
   const int k = -std::ilogb(largest);
   if (k < -1000 || k > 1000) return std::nullopt;  // 2^k a normal double (else: exact path)
-  const double f = std::ldexp(1.0, k);
+  const double f = dd::scale2(1.0, k);
   for (auto& x : v)
     for (int i = 0; i < 3; ++i) {
       const double y = x[i] * f;  // exact unless it lands in the subnormal range
@@ -229,7 +229,7 @@ Bounded enclosed_max(const Bounded& a, const Bounded& b) {
 // +0 for an exact zero; NaN otherwise.
 double unscaled(const Bounded& x, int k) {
   if (dd::exact_zero(x)) return 0;
-  const double y = std::ldexp(dd::certain_double(x), -k);
+  const double y = dd::scale2(dd::certain_double(x), -k);
   return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
 }
 
@@ -270,13 +270,23 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
   std::array<V3<Bounded>, 4> v;
   for (int i = 0; i < 4; ++i) v[i] = V3<Bounded>::of(qs[i]);
   const V3<Bounded>* vert[3] = {&v[1], &v[2], &v[3]};
-  std::array<V3<Bounded>, 3> e;
+  // Differences of input doubles are exact as double pairs (error 0).
+  auto diff = [&](int a, int b) {
+    V3<Bounded> d;
+    for (int i = 0; i < 3; ++i) {
+      dd::two_sum(qs[a][i], -qs[b][i], d[i].hi, d[i].lo);
+      d[i].err = 0;
+    }
+    return d;
+  };
+  std::array<V3<Bounded>, 3> e, w;  // e_j = v_(j+1) - v_j, w_j = p - v_j
   std::array<Bounded, 3> e2;
   for (int j = 0; j < 3; ++j) {
-    e[j] = *vert[(j + 1) % 3] - *vert[j];
+    e[j] = diff(1 + (j + 1) % 3, 1 + j);
+    w[j] = diff(0, 1 + j);
     e2[j] = dot(e[j], e[j]);
   }
-  const V3<Bounded> n = cross(e[0], *vert[2] - *vert[0]);
+  const V3<Bounded> n = cross(e[0], -e[2]);
   cases::ClosestFeatureResult r;
   r.region = verdict->region;
   const int kind = static_cast<int>(r.region);
@@ -291,21 +301,21 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
   Bounded d2;
   if (kind >= 4) {
     const int j = kind - 4;
-    const V3<Bounded> w = v[0] - *vert[j];
+    const V3<Bounded>& wj = w[j];
     zero_margin = verdict->zero_dn[j] || verdict->zero_dp[j];
-    term(dot(w, e[j]), e2[j]);
-    term(dot(w, e[(j + 2) % 3]), e2[(j + 2) % 3]);
+    term(dot(wj, e[j]), e2[j]);
+    term(dot(wj, e[(j + 2) % 3]), e2[(j + 2) % 3]);
     r.point = j == 0 ? q.a : (j == 1 ? q.b : q.c);
-    d2 = dot(w, w);
+    d2 = dot(wj, wj);
   } else if (kind >= 1) {  // open edge j: v_j + (dn / |e_j|^2) e_j
     const int j = kind - 1;
-    const V3<Bounded> w = v[0] - *vert[j];
-    const Bounded dn = dot(w, e[j]);
+    const V3<Bounded>& wj = w[j];
+    const Bounded dn = dot(wj, e[j]);
     zero_margin = verdict->zero_s[j] || verdict->zero_dn[j] || verdict->zero_dp[(j + 1) % 3];
-    term(dot(n, cross(e[j], w)), dot(n, n) * e2[j]);
+    term(dot(n, cross(e[j], wj)), dot(n, n) * e2[j]);
     term(dn, e2[j]);
-    term(dot(*vert[(j + 1) % 3] - v[0], e[j]), e2[j]);  // = |e_j|^2 - dn, without cancellation
-    const V3<Bounded> c = cross(w, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
+    term(dot(w[(j + 1) % 3], e[j]), e2[j]);  // = -(|e_j|^2 - dn), without cancellation
+    const V3<Bounded> c = cross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
     auto undecided = [](const Bounded& x) { return std::abs(x.hi) <= 2 * x.err; };
     if (undecided(c[0]) && undecided(c[1]) && undecided(c[2]) && on_edge_line(qs, j)) {
       d2 = Bounded(0);  // p lies on the open edge: it is its own closest point
@@ -320,9 +330,9 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     const Bounded n2 = dot(n, n);
     for (int j = 0; j < 3; ++j) {
       zero_margin = zero_margin || verdict->zero_s[j];
-      term(dot(n, cross(e[j], v[0] - *vert[j])), n2 * e2[j]);
+      term(dot(n, cross(e[j], w[j])), n2 * e2[j]);
     }
-    const Bounded h = dot(n, v[0] - *vert[0]);
+    const Bounded h = dot(n, w[0]);
     if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
       d2 = Bounded(0);  // p lies on the open face
       r.point = q.p + cases::Vec3::Zero();

@@ -163,6 +163,13 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   return std::nan("");
 }
 
+// x·2^k, exact while the result is a normal double (a product with the power of two when
+// that is a normal double itself: cheaper than std::ldexp).
+[[gnu::always_inline]] inline double scale2(double x, int k) {
+  if (k >= -1022 && k <= 1023) return x * std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+  return std::ldexp(x, k);
+}
+
 // Scaling by 2^k (k an integer) is exact in every part while nothing under- or overflows;
 // the caller checks the results it keeps.
 [[gnu::always_inline]] inline Bounded ldexp(const Bounded& a, int k) {
