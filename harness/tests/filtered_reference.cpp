@@ -1,7 +1,8 @@
 // Suite `filtered_reference`: the filtered references (double-double stage with a running
 // error bound, exact path behind it) give bit for bit the answers of their exact paths.
-// Both are run on the canonical cases and on generated random and degenerate queries; every
-// output double is compared by its bits. CI runs a few hundred queries per family and
+// Both are run on the canonical cases, on generated random and degenerate queries, and on
+// random queries with coordinates scaled to mixed magnitudes; every output double is
+// compared by its bits. CI runs a few hundred queries per family and
 // generator; CONTACTBENCH_FILTER_N=1000000 runs the long comparison.
 #include "cases/barrier.hpp"
 #include "cases/closest_feature.hpp"
@@ -58,11 +59,21 @@ void compare(Tally& t, const Q& q, R (*filtered)(const Q&), R (*exact)(const Q&)
   fields(t, a, b);
 }
 
+// x times 2^r, r uniform in [-1100, 1000] (half of the time, and when finite and nonzero;
+// else x): random queries pushed to mixed magnitudes, subnormal and near-overflow, where the
+// filter's scalings must give up correctly.
+double mixed(cases::Rng& rng, double x) {
+  if (rng() % 2) return x;
+  const double y = std::ldexp(x, static_cast<int>(rng() % 2101) - 1100);
+  return std::isfinite(y) && y != 0 ? y : x;  // no new zeros: d̂, κ, A > 0 stay valid
+}
+
 template <class Family, class R>
 Tally run_family(const char* family, R (*filtered)(const typename Family::Query&),
                  R (*exact)(const typename Family::Query&),
                  const std::function<void(Tally&, const R&, const R&)>& fields,
-                 const std::function<void(Tally&, const typename Family::Query&)>& extra = {}) {
+                 const std::function<void(Tally&, const typename Family::Query&)>& extra,
+                 const std::function<void(cases::Rng&, typename Family::Query&)>& mix) {
   Tally t;
   auto one = [&](const typename Family::Query& q) {
     const std::size_t before = t.differing;
@@ -72,10 +83,13 @@ Tally run_family(const char* family, R (*filtered)(const typename Family::Query&
   };
   for (const auto& c : Family::canonical()) one(c.query);
   const std::size_t n = queries_per_generator();
-  for (const char* gen : {"random", "degenerate"})
+  for (const char* gen : {"random", "degenerate", "mixed"})
     for (std::size_t i = 0; i < n; ++i) {
       cases::Rng rng = cases::query_rng(20261124, family, gen, i);
-      one(std::string(gen) == "random" ? Family::random(rng).query : Family::degenerate(rng).query);
+      const std::string g = gen;
+      auto query = g == "degenerate" ? Family::degenerate(rng).query : Family::random(rng).query;
+      if (g == "mixed") mix(rng, query);
+      one(query);
     }
   BOOST_TEST_MESSAGE(family << ": " << t.queries << " queries, " << t.doubles << " doubles compared, "
                             << t.thrown << " raised, " << t.differing << " differing");
@@ -95,6 +109,11 @@ BOOST_AUTO_TEST_CASE(closest_feature_bit_identical) {
         for (int i = 0; i < 3; ++i) t.same(a.point[i], b.point[i]);
         t.same(a.squared_distance, b.squared_distance);
         t.same(a.margin, b.margin);
+      },
+      {},
+      [](cases::Rng& rng, cases::ClosestFeatureQuery& q) {
+        for (auto* v : {&q.p, &q.a, &q.b, &q.c})
+          for (int i = 0; i < 3; ++i) (*v)[i] = mixed(rng, (*v)[i]);
       });
   BOOST_TEST(t.differing == 0u);
   BOOST_TEST(t.doubles > 0u);
@@ -112,6 +131,9 @@ BOOST_AUTO_TEST_CASE(barrier_bit_identical) {
       },
       [](Tally& t, const cases::BarrierQuery& q) {
         t.same(reference::barrier_active_margin(q), reference::barrier_active_margin_exact(q));
+      },
+      [](cases::Rng& rng, cases::BarrierQuery& q) {
+        for (double* x : {&q.d, &q.dhat, &q.kappa, &q.area}) *x = mixed(rng, *x);
       });
   BOOST_TEST(t.differing == 0u);
   BOOST_TEST(t.doubles > 0u);
@@ -127,14 +149,17 @@ BOOST_AUTO_TEST_CASE(ground_ccd_bit_identical) {
         t.same(a.margin, b.margin);
       },
       [](Tally& t, const cases::GroundCcdQuery& q) {
+        // The harness asks for direction margins of valid queries only (nodes above the ground).
         if (q.y.size() != q.py.size()) return;
-        for (std::size_t i = 0; i < q.y.size(); ++i) {
-          try {
-            t.same(reference::ground_ccd_direction_margin(q, i), reference::ground_ccd_direction_margin_exact(q, i));
-          } catch (const std::exception&) {
-            // node below the ground: both raise (ground_ccd's own comparison counts it)
-          }
-        }
+        for (const double y : q.y)
+          if (!(y > q.y_ground)) return;
+        for (std::size_t i = 0; i < q.y.size(); ++i)
+          t.same(reference::ground_ccd_direction_margin(q, i), reference::ground_ccd_direction_margin_exact(q, i));
+      },
+      [](cases::Rng& rng, cases::GroundCcdQuery& q) {
+        q.y_ground = mixed(rng, q.y_ground);
+        for (double& y : q.y) y = mixed(rng, y);
+        for (double& p : q.py) p = mixed(rng, p);
       });
   BOOST_TEST(t.differing == 0u);
   BOOST_TEST(t.doubles > 0u);

@@ -204,8 +204,8 @@ std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::Cl
   const double f = dd::scale2(1.0, k);
   for (auto& x : v)
     for (int i = 0; i < 3; ++i) {
-      const double y = x[i] * f;  // exact unless it lands in the subnormal range
-      if (y != 0 && std::abs(y) < 0x1p-1022) return std::nullopt;
+      const double y = x[i] * f;  // exact unless it lands in the subnormal range (or at 0)
+      if (std::abs(y) < 0x1p-1022 && x[i] != 0) return std::nullopt;
       x[i] = y;
     }
   return std::pair{v, k};
