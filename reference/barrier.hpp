@@ -19,10 +19,18 @@
 
 namespace contactbench::reference {
 
+// Filtered: value, gradient and Hessian are first evaluated in double-double with a running
+// error bound (ln s included) and kept when each enclosure rounds to one double; otherwise
+// the MPFR/GMP path below answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
 cases::BarrierResult barrier(const cases::BarrierQuery& q);
+
+// The exact path alone (GMP rationals, MPFR Ziv loop for ln s): for tests.
+cases::BarrierResult barrier_exact(const cases::BarrierQuery& q);
 
 // The margin of the decision `active` = (d < d̂): the exact |d - d̂| / d̂ rounded upward
 // (0 exactly when d = d̂, +inf when d = +inf).
+// Filtered like barrier; barrier_active_margin_exact is the exact path alone.
 double barrier_active_margin(const cases::BarrierQuery& q);
+double barrier_active_margin_exact(const cases::BarrierQuery& q);
 
 }  // namespace contactbench::reference

@@ -7,9 +7,15 @@ namespace contactbench::reference {
 
 // Exact on the double inputs. Region decided exactly (interval filter, exact integer
 // fallback); point and squared distance are the exact rationals rounded to the nearest
-// double; margin is sqrt of an exact rational (MPFR, see reference/src/cgal.hpp).
+// double; margin is sqrt of an exact rational rounded up (MPFR, see reference/src/cgal.hpp).
+// Filtered: the constructions are first evaluated in double-double with a running error
+// bound and kept when each enclosure rounds to one double; otherwise the exact path below
+// answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
 // Throws cases::InputError for an exactly collinear triangle.
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q);
+
+// The exact path alone (integers and MPFR for every construction): for tests.
+cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQuery& q);
 
 // Exact distance from p to the set of points whose region is `region` (its closure),
 // divided by the longest edge: how far p must move for that region to become right. This

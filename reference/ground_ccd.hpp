@@ -18,7 +18,14 @@
 
 namespace contactbench::reference {
 
+// Filtered: candidates, comparisons, alpha and margin are first evaluated in double-double
+// with a running error bound and kept when every comparison is certain and each value's
+// enclosure rounds to one double; otherwise (exact or near ties) the rational path below
+// answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
 cases::GroundCcdResult ground_ccd(const cases::GroundCcdQuery& q);
+
+// The exact path alone (GMP rationals): for tests.
+cases::GroundCcdResult ground_ccd_exact(const cases::GroundCcdQuery& q);
 
 // The margin of a `binding` mismatch: the exact relative gap |c_j - c_i| / min(c_i, c_j)
 // between the candidates of i and j, where node k's candidate is 9/10 (y_ground - y_k)/p_k
@@ -30,6 +37,8 @@ double ground_ccd_candidate_gap(const cases::GroundCcdQuery& q, int i, int j);
 // The margin of node i's decision "approaching" (p_i < 0, a candidate) against "resting"
 // (p_i = 0) and "receding" (p_i > 0): the exact |p_i| / (y_i - y_ground), the fraction of
 // its height the step moves it, rounded upward; 0 exactly when p_i = 0.
+// Filtered like ground_ccd; ground_ccd_direction_margin_exact is the exact path alone.
 double ground_ccd_direction_margin(const cases::GroundCcdQuery& q, std::size_t i);
+double ground_ccd_direction_margin_exact(const cases::GroundCcdQuery& q, std::size_t i);
 
 }  // namespace contactbench::reference

@@ -1,6 +1,7 @@
 #include "reference/barrier.hpp"
 
 #include "reference/src/cgal.hpp"
+#include "reference/src/double_double.hpp"
 
 #include <cmath>
 #include <limits>
@@ -40,9 +41,56 @@ bool enclose(const mpq_class& x, const mpq_class* y, const mpreal& ln_lo, const 
   return a == b;
 }
 
+using dd::Bounded;
+
+// x·2^-k as a double when x is certified (dd::certain_double) and the result normal: the
+// exact path then rounds to the same double (scaling by 2^-k commutes with rounding). NaN
+// otherwise.
+double unscaled(const Bounded& x, int k) {
+  const double y = dd::scale2(dd::certain_double(x), -k);
+  return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
+}
+
+// The filtered stage for an active query (0 < d < d̂): the same three terms in double-double
+// with a running bound, each kept when its enclosure rounds to one double; false sends the
+// query to the exact path. ln s is transcendental (the exact path's MPFR Ziv loop); here
+// dd::log_ratio evaluates it in double-double with a proven bound, and the result is kept
+// under the same rule. A and κ are scaled by powers of two into [1, 2) and d, d̂ by one
+// common power (d̂ into [1, 2)); value, gradient and Hessian scale by known powers of two.
+bool barrier_filtered(const cases::BarrierQuery& q, cases::BarrierResult& r) {
+  if (!(std::isfinite(q.dhat) && std::isfinite(q.kappa) && std::isfinite(q.area) && q.kappa > 0 && q.area > 0))
+    return false;
+  const int a = -std::ilogb(q.area), b = -std::ilogb(q.kappa), c = -std::ilogb(q.dhat);
+  const double area = dd::scale2(q.area, a), kappa = dd::scale2(q.kappa, b);
+  const double d = dd::scale2(q.d, c), dhat = dd::scale2(q.dhat, c);
+  if (dd::scale2(d, -c) != q.d || dd::scale2(area, -a) != q.area || dd::scale2(kappa, -b) != q.kappa)
+    return false;  // a scaling fell into the subnormal range
+  // With L = |ln s| = -ln(d/d̂): b = P·L, b' = -(K·L + R), b'' = K (d + d̂)/d² (see barrier()).
+  const Bounded Ak = Bounded(area) * Bounded(kappa);
+  const Bounded K(Ak.hi / 2, Ak.lo / 2, Ak.err / 2);  // exact: A, κ in [1, 2)
+  const Bounded gap = Bounded(dhat) - Bounded(d);  // exact
+  const Bounded L = -dd::log_ratio(d, dhat);
+  const Bounded P = K * gap;
+  const Bounded R = P / Bounded(d);
+  const Bounded H = K * (Bounded(d) + Bounded(dhat)) / (Bounded(d) * Bounded(d));
+  r.value = unscaled(P * L, a + b + c);
+  r.gradient = -unscaled(K * L + R, a + b);
+  r.hessian = unscaled(H, a + b - c);
+  return !std::isnan(r.value) && !std::isnan(r.gradient) && !std::isnan(r.hessian);
+}
+
 }  // namespace
 
 cases::BarrierResult barrier(const cases::BarrierQuery& q) {
+  if (!(q.d > 0)) throw std::domain_error("barrier: distance to the ground must be > 0");
+  cases::BarrierResult r;
+  r.active = q.d < q.dhat;  // exact comparison of the double inputs
+  if (!r.active) return r;
+  if (barrier_filtered(q, r)) return r;
+  return barrier_exact(q);
+}
+
+cases::BarrierResult barrier_exact(const cases::BarrierQuery& q) {
   if (!(q.d > 0)) throw std::domain_error("barrier: distance to the ground must be > 0");
   cases::BarrierResult r;
   r.active = q.d < q.dhat;  // exact comparison of the double inputs
@@ -84,6 +132,15 @@ cases::BarrierResult barrier(const cases::BarrierQuery& q) {
 }
 
 double barrier_active_margin(const cases::BarrierQuery& q) {
+  if (std::isinf(q.d)) return std::numeric_limits<double>::infinity();
+  // Filtered: |d − d̂| / d̂ in double-double (the difference is exact there), kept when its
+  // upward rounding is certain (and not subnormal).
+  const double up = dd::certain_up_double(dd::abs(Bounded(q.d) - Bounded(q.dhat)) / Bounded(q.dhat));
+  if (!std::isnan(up) && (up == 0 || up >= 0x1p-1022)) return up;
+  return barrier_active_margin_exact(q);
+}
+
+double barrier_active_margin_exact(const cases::BarrierQuery& q) {
   if (std::isinf(q.d)) return std::numeric_limits<double>::infinity();
   return exact::up_to_double(abs(mpq_class(q.d) - mpq_class(q.dhat)) / mpq_class(q.dhat));
 }

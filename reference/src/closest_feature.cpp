@@ -10,6 +10,7 @@
 #include "reference/closest_feature.hpp"
 
 #include "reference/src/cgal.hpp"
+#include "reference/src/double_double.hpp"
 #include "reference/src/exact_vector.hpp"
 #include "reference/src/filtered_sign.hpp"
 
@@ -56,18 +57,34 @@ Decisions<T> decisions(const std::array<V3<T>, 4>& v) {
 }
 
 // The region rule (see cases::Region): vertex k iff dn[k] <= 0 and dp[k] <= 0; open edge
-// k iff s[k] <= 0, dn[k] > 0 and dp[k+1] > 0; open face otherwise. In intervals (the
-// filter of exact::filtered) it gives up (nullopt) as soon as a needed sign is uncertain.
-std::optional<Region> interval_region(const cases::ClosestFeatureQuery& q) {
+// k iff s[k] <= 0, dn[k] > 0 and dp[k+1] > 0; open face otherwise.
+// The interval filter's verdict: the region, which decision values are exactly 0 (an
+// interval [0, 0]: every operation on the way was exact), for the margin.
+struct IntervalVerdict {
+  Region region;
+  std::array<bool, 3> zero_dn, zero_dp, zero_s;
+};
+
+// In intervals it gives up (nullopt) as soon as a needed sign is uncertain, and when the
+// normal n may be 0 (the exact path then decides whether the triangle is collinear).
+// Rounding must be protected (exact::ProtectRounding) by the caller.
+std::optional<IntervalVerdict> interval_region(const std::array<cases::Vec3, 4>& src) {
   std::array<V3<Interval>, 4> v;
-  const cases::Vec3* src[4] = {&q.p, &q.a, &q.b, &q.c};
-  for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(*src[i]);
+  for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(src[i]);
+  const V3<Interval> n = cross(v[2] - v[1], v[3] - v[1]);
+  auto nonzero = [](const Interval& x) { return CGAL::certainly(x != 0); };
+  if (!nonzero(n[0]) && !nonzero(n[1]) && !nonzero(n[2])) return std::nullopt;
   const auto d = decisions(v);
   std::array<CGAL::Uncertain<CGAL::Sign>, 3> dn, dp, s;
+  IntervalVerdict out{};
+  auto zero = [](CGAL::Uncertain<CGAL::Sign> x) { return CGAL::is_certain(x) && CGAL::get_certain(x) == CGAL::ZERO; };
   for (int k = 0; k < 3; ++k) {
     dn[k] = CGAL::sign(d.dn[k]);
     dp[k] = CGAL::sign(d.dp[k]);
     s[k] = CGAL::sign(d.s[k]);
+    out.zero_dn[k] = zero(dn[k]);
+    out.zero_dp[k] = zero(dp[k]);
+    out.zero_s[k] = zero(s[k]);
   }
   // Compare Uncertain<Sign> with 0 through Uncertain<bool>.
   auto le0 = [](CGAL::Uncertain<CGAL::Sign> x) { return x != CGAL::POSITIVE; };
@@ -75,14 +92,21 @@ std::optional<Region> interval_region(const cases::ClosestFeatureQuery& q) {
   for (int k = 0; k < 3; ++k) {
     const auto is_vertex = le0(dn[k]) & le0(dp[k]);
     if (!CGAL::is_certain(is_vertex)) return std::nullopt;
-    if (CGAL::get_certain(is_vertex)) return static_cast<Region>(4 + k);
+    if (CGAL::get_certain(is_vertex)) {
+      out.region = static_cast<Region>(4 + k);
+      return out;
+    }
   }
   for (int k = 0; k < 3; ++k) {
     const auto is_edge = le0(s[k]) & gt0(dn[k]) & gt0(dp[(k + 1) % 3]);
     if (!CGAL::is_certain(is_edge)) return std::nullopt;
-    if (CGAL::get_certain(is_edge)) return static_cast<Region>(1 + k);
+    if (CGAL::get_certain(is_edge)) {
+      out.region = static_cast<Region>(1 + k);
+      return out;
+    }
   }
-  return Region::face;
+  out.region = Region::face;
+  return out;
 }
 
 Region exact_region(const Decisions<mpz_class>& d) {
@@ -96,7 +120,7 @@ Region exact_region(const Decisions<mpz_class>& d) {
 
 }  // namespace
 
-cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
+cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQuery& q) {
   const IntegerPoints<4> iq = exact::to_integers<4, cases::Vec3>({&q.p, &q.a, &q.b, &q.c});
   const auto& v = iq.v;
   const V3<mpz_class>* vert[3] = {&v[1], &v[2], &v[3]};
@@ -106,8 +130,12 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
   const mpz_class n2 = dot(n, n);
   if (sgn(n2) == 0) throw cases::InputError("closest_feature: degenerate triangle (collinear vertices)");
 
-  const Region region = exact::filtered([&] { return interval_region(q); },
-                                         [&] { return exact_region(decisions(v)); });
+  const Region region = exact::filtered(
+      [&]() -> std::optional<Region> {
+        if (auto verdict = interval_region({q.p, q.a, q.b, q.c})) return verdict->region;
+        return std::nullopt;
+      },
+      [&] { return exact_region(decisions(v)); });
 
   cases::ClosestFeatureResult r;
   r.region = region;
@@ -156,6 +184,181 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
   for (int k = 0; k < 3; ++k) L2 = std::max(L2, mpz_class(dot(e[k], e[k])));
   r.margin = exact::sqrt_up_to_double(terms[best].first, terms[best].second * L2);
   return r;
+}
+
+namespace {
+
+using dd::Bounded;
+
+// The query times 2^k, its largest coordinate in [1, 2), when that scaling is exact (it is
+// unless coordinates fall into the subnormal range). Signs and the roundings of the
+// constructions commute with it; it keeps the double-double stage away from under- and
+// overflow for queries at 1e-300 or 1e300 too.
+std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::ClosestFeatureQuery& q) {
+  std::array<cases::Vec3, 4> v = {q.p, q.a, q.b, q.c};
+  double largest = 0;
+  for (const auto& x : v) largest = std::max(largest, x.cwiseAbs().maxCoeff());
+  if (!(largest > 0) || !std::isfinite(largest)) return std::nullopt;
+  const int k = -std::ilogb(largest);
+  if (k < -1000 || k > 1000) return std::nullopt;  // 2^k a normal double (else: exact path)
+  const double f = dd::scale2(1.0, k);
+  for (auto& x : v)
+    for (int i = 0; i < 3; ++i) {
+      const double y = x[i] * f;  // exact unless it lands in the subnormal range (or at 0)
+      if (std::abs(y) < 0x1p-1022 && x[i] != 0) return std::nullopt;
+      x[i] = y;
+    }
+  return std::pair{v, k};
+}
+
+// Enclosures of min and max of two enclosed values: the centre of the smaller (larger) one
+// and the larger error (true min lies in [min of lower ends, min of upper ends]).
+Bounded enclosed_min(const Bounded& a, const Bounded& b) {
+  Bounded m = a < b ? a : b;
+  m.err = std::max(a.err, b.err);
+  return m;
+}
+Bounded enclosed_max(const Bounded& a, const Bounded& b) {
+  Bounded m = a < b ? b : a;
+  m.err = std::max(a.err, b.err);
+  return m;
+}
+
+// The nearest double to x·2^-k when x is certified and the result a normal double (the
+// exact path's rounding then gives the same: scaling by 2^-k commutes with rounding there);
+// +0 for an exact zero; NaN otherwise.
+double unscaled(const Bounded& x, int k) {
+  if (dd::exact_zero(x)) return 0;
+  const double y = dd::scale2(dd::certain_double(x), -k);
+  return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
+}
+
+// Exact zeros the double-double bounds cannot see (they never shrink to 0 after a product):
+// p in the triangle's plane, p on edge j's line, certified by intervals that are exactly
+// [0, 0] (every operation on the way exact, as on the degenerate generator's grids).
+bool in_plane(const std::array<cases::Vec3, 4>& src) {
+  exact::ProtectRounding guard;
+  std::array<V3<Interval>, 4> v;
+  for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(src[i]);
+  const Interval h = dot(cross(v[2] - v[1], v[3] - v[1]), v[0] - v[1]);
+  return CGAL::certainly(h == 0);
+}
+bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
+  exact::ProtectRounding guard;
+  const V3<Interval> a = V3<Interval>::of(src[1 + j]), b = V3<Interval>::of(src[1 + (j + 1) % 3]);
+  const V3<Interval> c = cross(V3<Interval>::of(src[0]) - a, b - a);
+  return CGAL::certainly(c[0] == 0) && CGAL::certainly(c[1] == 0) && CGAL::certainly(c[2] == 0);
+}
+
+// The filtered stage of closest_feature: region from the interval filter, point, squared
+// distance and margin in double-double with a running error bound (dd::Bounded), each
+// accepted only when its enclosure rounds to one double. nullopt sends the query to the
+// exact path. The margin's square root (irrational in general, MPFR on the exact path) is
+// the double-double root here: its upward rounding is certified like the others, and the
+// MPFR path's rounding (up at 256 bits, then up to 53) lands on the same double whenever
+// the enclosure does not straddle one (it is much wider than 2^-256 relative).
+std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
+  const auto sc = scaled(q);
+  if (!sc) return std::nullopt;
+  const auto& [qs, k] = *sc;
+  std::optional<IntervalVerdict> verdict;
+  {
+    exact::ProtectRounding guard;
+    verdict = interval_region(qs);
+  }
+  if (!verdict) return std::nullopt;
+  std::array<V3<Bounded>, 4> v;
+  for (int i = 0; i < 4; ++i) v[i] = V3<Bounded>::of(qs[i]);
+  const V3<Bounded>* vert[3] = {&v[1], &v[2], &v[3]};
+  // Differences of input doubles are exact as double pairs (error 0).
+  auto diff = [&](int a, int b) {
+    V3<Bounded> d;
+    for (int i = 0; i < 3; ++i) {
+      dd::two_sum(qs[a][i], -qs[b][i], d[i].hi, d[i].lo);
+      d[i].err = 0;
+    }
+    return d;
+  };
+  std::array<V3<Bounded>, 3> e, w;  // e_j = v_(j+1) - v_j, w_j = p - v_j
+  std::array<Bounded, 3> e2;
+  for (int j = 0; j < 3; ++j) {
+    e[j] = diff(1 + (j + 1) % 3, 1 + j);
+    w[j] = diff(0, 1 + j);
+    e2[j] = dot(e[j], e[j]);
+  }
+  const V3<Bounded> n = cross(e[0], -e[2]);
+  cases::ClosestFeatureResult r;
+  r.region = verdict->region;
+  const int kind = static_cast<int>(r.region);
+  // Margin terms value^2 / norm^2, as in the exact path; a decision value that is exactly 0
+  // (interval [0, 0]) makes the margin exactly 0.
+  bool zero_margin = false;
+  std::optional<Bounded> least;
+  auto term = [&](const Bounded& value, const Bounded& norm2) {
+    const Bounded t = value * value / norm2;
+    least = least ? enclosed_min(*least, t) : t;
+  };
+  Bounded d2;
+  if (kind >= 4) {
+    const int j = kind - 4;
+    const V3<Bounded>& wj = w[j];
+    zero_margin = verdict->zero_dn[j] || verdict->zero_dp[j];
+    term(dot(wj, e[j]), e2[j]);
+    term(dot(wj, e[(j + 2) % 3]), e2[(j + 2) % 3]);
+    r.point = j == 0 ? q.a : (j == 1 ? q.b : q.c);
+    d2 = dot(wj, wj);
+  } else if (kind >= 1) {  // open edge j: v_j + (dn / |e_j|^2) e_j
+    const int j = kind - 1;
+    const V3<Bounded>& wj = w[j];
+    const Bounded dn = dot(wj, e[j]);
+    zero_margin = verdict->zero_s[j] || verdict->zero_dn[j] || verdict->zero_dp[(j + 1) % 3];
+    term(dot(n, cross(e[j], wj)), dot(n, n) * e2[j]);
+    term(dn, e2[j]);
+    term(dot(w[(j + 1) % 3], e[j]), e2[j]);  // = -(|e_j|^2 - dn), without cancellation
+    const V3<Bounded> c = cross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
+    auto undecided = [](const Bounded& x) { return std::abs(x.hi) <= 2 * x.err; };
+    if (undecided(c[0]) && undecided(c[1]) && undecided(c[2]) && on_edge_line(qs, j)) {
+      d2 = Bounded(0);  // p lies on the open edge: it is its own closest point
+      r.point = q.p + cases::Vec3::Zero();  // -0 + 0 = +0, as the exact path's rounding
+    } else {
+      const Bounded t = dn / e2[j];
+      for (int i = 0; i < 3; ++i)
+        if (std::isnan(r.point[i] = unscaled((*vert[j])[i] + t * e[j][i], k))) return std::nullopt;
+      d2 = dot(c, c) / e2[j];
+    }
+  } else {  // open face: p minus its offset along n
+    const Bounded n2 = dot(n, n);
+    for (int j = 0; j < 3; ++j) {
+      zero_margin = zero_margin || verdict->zero_s[j];
+      term(dot(n, cross(e[j], w[j])), n2 * e2[j]);
+    }
+    const Bounded h = dot(n, w[0]);
+    if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
+      d2 = Bounded(0);  // p lies on the open face
+      r.point = q.p + cases::Vec3::Zero();
+    } else {
+      const Bounded t = h / n2;
+      for (int i = 0; i < 3; ++i)
+        if (std::isnan(r.point[i] = unscaled(v[0][i] - t * n[i], k))) return std::nullopt;
+      d2 = h * h / n2;
+    }
+  }
+  if (std::isnan(r.squared_distance = unscaled(d2, 2 * k))) return std::nullopt;
+  if (zero_margin) {
+    r.margin = 0;
+  } else {
+    const Bounded L2 = enclosed_max(enclosed_max(e2[0], e2[1]), e2[2]);
+    r.margin = dd::certain_up_double(dd::sqrt(*least / L2));  // scale-free
+    if (std::isnan(r.margin)) return std::nullopt;
+  }
+  return r;
+}
+
+}  // namespace
+
+cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
+  if (auto r = closest_feature_filtered(q)) return *r;
+  return closest_feature_exact(q);
 }
 
 namespace {

@@ -7,9 +7,18 @@
 // propagates its operands' bounds to first order plus the product term: a ± b: ea + eb;
 // a·b: |a|eb + |b|ea + ea·eb; a/b: (ea + |a/b|·eb)/(|b| − eb) (infinite when eb ≥ |b|);
 // √a: ea/√a (infinite when ea ≥ a).
+// Underflow: the relative bounds above hold away from the subnormal range only. A product,
+// quotient or root whose operands or result are below 2^-800 in magnitude (and not exactly
+// zero) also adds an absolute term (T below, times 1/|b| for a quotient, 1/√a for a root)
+// that covers every loss to the subnormal range; sums are exact there. Results below
+// 2^-960 are never certified (certain_double), so T never costs an answer; exact zeros stay
+// exact (error 0).
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace contactbench::reference::dd {
@@ -26,6 +35,8 @@ struct Bounded {
 };
 
 constexpr double U = 0x1p-102;
+constexpr double T = 0x1p-1000;  // absolute slack for underflow (see the top)
+[[gnu::always_inline]] inline bool tiny(double x) { return std::abs(x) < 0x1p-800; }
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 [[gnu::always_inline]] inline void two_sum(double a, double b, double& s, double& e) {
@@ -70,7 +81,8 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   e += a.hi * b.lo + a.lo * b.hi;
   Bounded r;
   quick_two_sum(p, e, r.hi, r.lo);
-  r.err = a.mag() * b.err + b.mag() * a.err + a.err * b.err + U * r.mag();
+  r.err = a.mag() * b.err + b.mag() * a.err + a.err * b.err + U * r.mag() +
+          (a.hi != 0 && b.hi != 0 && (tiny(a.hi) || tiny(b.hi) || tiny(r.hi)) ? T : 0);
   return r;
 }
 
@@ -85,7 +97,9 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   quick_two_sum(q1, q2, q.hi, q.lo);
   q = Bounded(q.hi, q.lo, 0) + Bounded(q3);
   const double bm = std::abs(b.hi) * (1 - 0x1p-50);
-  q.err = b.err < bm ? (a.err + q.mag() * b.err) / (bm - b.err) * (1 + 0x1p-50) + U * q.mag() : inf;
+  q.err = b.err < bm ? (a.err + q.mag() * b.err) / (bm - b.err) * (1 + 0x1p-50) + U * q.mag() +
+                          (a.hi != 0 && (tiny(a.hi) || tiny(q.hi)) ? T + T / bm : 0)
+                    : inf;
   return q;
 }
 
@@ -97,7 +111,9 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   const Bounded d = Bounded(a.hi, a.lo, 0) - Bounded(x2.hi, x2.lo, 0);
   Bounded r;
   quick_two_sum(x, d.hi / (2 * x), r.hi, r.lo);
-  r.err = a.err < a.hi * (1 - 0x1p-50) ? a.err / std::sqrt(a.hi * (1 - 0x1p-50)) * (1 + 0x1p-50) + U * r.mag() : inf;
+  r.err = a.err < a.hi * (1 - 0x1p-50) ? (a.err + (tiny(a.hi) ? T : 0)) / std::sqrt(a.hi * (1 - 0x1p-50)) * (1 + 0x1p-50) +
+                                            U * r.mag() + (tiny(a.hi) ? T : 0)
+                                      : inf;
   return r;
 }
 
@@ -114,12 +130,152 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 // The double every value within 2·err of hi + lo rounds to (to nearest), when there is one:
 // the interval [v − 2err, v + 2err] contains no midpoint between doubles. NaN otherwise.
+// The neighbours of a finite nonzero normal double (its bits ± 1; cheaper than nextafter).
+[[gnu::always_inline]] inline double next_up(double d) {
+  return std::bit_cast<double>(std::bit_cast<std::int64_t>(d) + (d > 0 ? 1 : -1));
+}
+[[gnu::always_inline]] inline double next_down(double d) {
+  return std::bit_cast<double>(std::bit_cast<std::int64_t>(d) + (d > 0 ? -1 : 1));
+}
+
 [[gnu::always_inline]] inline double certain_double(const Bounded& a) {
   const double d = a.hi;
   if (!std::isfinite(d) || !std::isfinite(a.err) || std::abs(d) < 0x1p-960) return std::nan("");
-  const double below = (d - std::nextafter(d, -inf)) / 2, above = (std::nextafter(d, inf) - d) / 2;
+  const double below = (d - next_down(d)) / 2, above = (next_up(d) - d) / 2;
   const double room = std::min(below, above) * (1 - 0x1p-20);
   return std::abs(a.lo) + 2 * a.err < room ? d : std::nan("");
+}
+
+// A value known exactly to be zero (error bound 0: it came from exact zeros only).
+[[gnu::always_inline]] inline bool exact_zero(const Bounded& a) { return a.hi == 0 && a.lo == 0 && a.err == 0; }
+
+// The smallest double ≥ every value within 2·err of hi + lo, when that is one double (the
+// upward rounding of margins, exact::up_to_double): the interval lies in (prev(d), d]. NaN
+// otherwise; +0 for an exact zero.
+[[gnu::always_inline]] inline double certain_up_double(const Bounded& a) {
+  if (exact_zero(a)) return 0;
+  const double d = a.hi;
+  if (!std::isfinite(d) || !std::isfinite(a.err) || std::abs(d) < 0x1p-960) return std::nan("");
+  const double below = (d - next_down(d)) * (1 - 0x1p-20), above = (next_up(d) - d) * (1 - 0x1p-20);
+  const double slack = 2 * a.err;  // fl(lo ± slack) keeps the sign of lo ± slack
+  if (a.lo + slack <= 0 && a.lo - slack > -below) return d;
+  if (a.lo - slack > 0 && a.lo + slack <= above) return next_up(d);
+  return std::nan("");
+}
+
+// x·2^k, exact while the result is a normal double (a product with the power of two when
+// that is a normal double itself: cheaper than std::ldexp).
+[[gnu::always_inline]] inline double scale2(double x, int k) {
+  if (k >= -1022 && k <= 1023) return x * std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+  return std::ldexp(x, k);
+}
+
+// Scaling by 2^k (k an integer) is exact in every part while nothing under- or overflows;
+// the caller checks the results it keeps.
+[[gnu::always_inline]] inline Bounded ldexp(const Bounded& a, int k) {
+  return {std::ldexp(a.hi, k), std::ldexp(a.lo, k), std::ldexp(a.err, k)};
+}
+
+// The certified order of two values: -1 (a < b for every value in both enclosures), +1
+// (a > b), 0 when the enclosures overlap (undecided; ties included).
+[[gnu::always_inline]] inline int certain_compare(const Bounded& a, const Bounded& b) {
+  const Bounded d = a - b;
+  if (!(std::isfinite(d.hi) && std::isfinite(d.err))) return 0;
+  if (d.hi + d.lo * (1 + 0x1p-50) > 2 * d.err && d.hi > 0) return 1;
+  if (-(d.hi + d.lo * (1 + 0x1p-50)) > 2 * d.err && d.hi < 0) return -1;
+  return 0;
+}
+
+// A sum of finite doubles, enclosed: Shewchuk's grow-expansion turns the terms into an
+// exact, nonoverlapping expansion of increasing components (no cancellation is left), whose
+// double-double sum then carries only its own rounding. The sign of hi is the exact sign of
+// the sum (that of its largest component), and an exact zero has error 0. For ties and
+// near-ties that enclosures of the summands cannot decide.
+template <std::size_t N>
+Bounded expansion_sum(const std::array<double, N>& terms) {
+  std::array<double, N> e{};
+  std::size_t m = 0;
+  for (const double b : terms) {
+    double q = b;
+    for (std::size_t i = 0; i < m; ++i) {
+      double s, h;
+      two_sum(q, e[i], s, h);
+      e[i] = h;
+      q = s;
+    }
+    e[m++] = q;
+  }
+  Bounded sum(0);
+  for (std::size_t i = 0; i < m; ++i)
+    if (e[i] != 0) sum = sum + Bounded(e[i]);
+  return sum;
+}
+
+// a·b as two doubles p + e exactly, when that holds (no overflow: |a·b| < 2^1000; no
+// underflow of the error term: |a·b| ≥ 2^-960, or a product that is exactly 0); false
+// otherwise.
+[[gnu::always_inline]] inline bool exact_product(double a, double b, double& p, double& e) {
+  if (!(std::abs(a) < 0x1p995 && std::abs(b) < 0x1p995)) return false;
+  two_prod(a, b, p, e);
+  return a == 0 || b == 0 || (std::abs(p) >= 0x1p-960 && std::abs(p) < 0x1p1000);
+}
+
+// 2·atanh(u) = ln((1 + u)/(1 − u)) by its series 2·Σ_{i<n} u^(2i+1)/(2i+1), plus the bound
+// of the series' remainder, 2|u|^(2n+1)/((2n+1)(1 − u²)), for |u| < 1/2.
+inline Bounded two_atanh(const Bounded& u, int n) {
+  struct Reciprocals {  // 1/(2i + 1), enclosed
+    std::array<Bounded, 48> r;
+    Reciprocals() {
+      for (int i = 0; i < 48; ++i) r[i] = Bounded(1) / Bounded(2 * i + 1);
+    }
+  };
+  static const Reciprocals inv;
+  if (n > 48) return {0, 0, inf};
+  const Bounded u2 = u * u;
+  Bounded sum = inv.r[n - 1];
+  for (int i = n - 2; i >= 0; --i) sum = inv.r[i] + u2 * sum;
+  Bounded r = u * sum;
+  r = {2 * r.hi, 2 * r.lo, 2 * r.err};  // exact
+  const double um = std::abs(u.hi) * (1 + 0x1p-50) + u.err;
+  if (!(um < 0.5)) return {r.hi, r.lo, inf};
+  double power = um;  // |u|^(2n+1), rounded up by the factor below
+  for (int i = 0; i < n; ++i) power *= um * um;
+  r.err += 2 * power / ((2 * n + 1) * (1 - um * um)) * (1 + 0x1p-40);
+  return r;
+}
+
+// ln(x/y) for positive doubles x, y whose quotient is a normal double (the caller keeps
+// them there). ln is transcendental: the exact paths enclose it with MPFR (Ziv loop); here
+// it is double-double with a bound. With x/y = 2^k·m, m in [0.75, 1.5), c = j/64 the nearest
+// step to m: ln(x/y) = k·ln 2 + ln c + 2·atanh(u), u = (x·2^-k − c·y)/(x·2^-k + c·y),
+// |u| < 0.0053, so eight series terms leave a remainder below 2^-128. Numerator and
+// denominator of u are exact sums of exact products (x·2^-k, j·y/64 are exact), so u is
+// accurate to ~2^-100 relative even when x/y is within an ulp of 1. ln 2 and ln c come
+// from the same series (static tables, their bounds carried).
+inline Bounded log_ratio(double x, double y) {
+  struct Tables {
+    Bounded ln2;
+    std::array<Bounded, 97> ln_c;  // ln(j/64), j = 48..96
+    Tables() {
+      ln2 = two_atanh(Bounded(1) / Bounded(3), 40);  // (1 + 1/3)/(1 − 1/3) = 2
+      for (int j = 48; j <= 96; ++j)                 // |u| = |j − 64|/(j + 64) ≤ 0.2
+        ln_c[j] = two_atanh((Bounded(j) - Bounded(64)) / (Bounded(j) + Bounded(64)), 30);
+    }
+  };
+  static const Tables t;
+  const double r0 = x / y;
+  if (!(r0 >= 0x1p-1000 && r0 <= 0x1p1000) || !std::isfinite(x) || !std::isfinite(y)) return {0, 0, inf};
+  int k = std::ilogb(r0);
+  double m = std::ldexp(r0, -k);
+  if (m >= 1.5) ++k, m /= 2;
+  const int j = static_cast<int>(std::nearbyint(m * 64));
+  const double xs = std::ldexp(x, -k);
+  double p, e;
+  two_prod(static_cast<double>(j), y, p, e);
+  const Bounded cy(p / 64, e / 64, 0);  // exact: j·y/64 (no underflow for normal y ≥ 2^-900)
+  if (!(std::abs(y) >= 0x1p-900 && std::abs(xs) >= 0x1p-900)) return {0, 0, inf};
+  const Bounded u = (Bounded(xs) - cy) / (Bounded(xs) + cy);
+  return Bounded(k) * t.ln2 + t.ln_c[j] + two_atanh(u, 8);
 }
 
 }  // namespace contactbench::reference::dd

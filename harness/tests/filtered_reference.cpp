@@ -1,0 +1,187 @@
+// Suite `filtered_reference`: the filtered references (double-double stage with a running
+// error bound, exact path behind it) give bit for bit the answers of their exact paths.
+// Both are run on the canonical cases, on generated random and degenerate queries, and on
+// random queries with coordinates scaled to mixed magnitudes; every output double is
+// compared by its bits. CI runs a few hundred queries per family and
+// generator; CONTACTBENCH_FILTER_N=1000000 runs the long comparison.
+#include "cases/barrier.hpp"
+#include "cases/closest_feature.hpp"
+#include "cases/ground_ccd.hpp"
+#include "reference/barrier.hpp"
+#include "reference/closest_feature.hpp"
+#include "reference/ground_ccd.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace contactbench;
+
+namespace {
+
+std::size_t queries_per_generator() {
+  const char* n = std::getenv("CONTACTBENCH_FILTER_N");
+  return n ? std::strtoull(n, nullptr, 10) : 300;
+}
+
+// Counts of one family's comparison.
+struct Tally {
+  std::size_t queries = 0, doubles = 0, differing = 0, thrown = 0;
+
+  void same(double a, double b) {
+    ++doubles;
+    if (std::bit_cast<std::uint64_t>(a) != std::bit_cast<std::uint64_t>(b)) ++differing;
+  }
+  void same(long a, long b) { differing += a != b; }
+};
+
+// Runs filtered and exact on one query; an exception must be the same on both.
+template <class Q, class R>
+void compare(Tally& t, const Q& q, R (*filtered)(const Q&), R (*exact)(const Q&),
+             const std::function<void(Tally&, const R&, const R&)>& fields) {
+  ++t.queries;
+  std::string fe, ee;
+  R a{}, b{};
+  try { a = filtered(q); } catch (const std::exception& e) { fe = e.what(); }
+  try { b = exact(q); } catch (const std::exception& e) { ee = e.what(); }
+  if (!fe.empty() || !ee.empty()) {
+    ++t.thrown;
+    t.differing += fe != ee;
+    return;
+  }
+  fields(t, a, b);
+}
+
+// x times 2^r, r uniform in [-1100, 1000] (half of the time, and when finite and nonzero;
+// else x): random queries pushed to mixed magnitudes, subnormal and near-overflow, where the
+// filter's scalings must give up correctly.
+double mixed(cases::Rng& rng, double x) {
+  if (rng() % 2) return x;
+  const double y = std::ldexp(x, static_cast<int>(rng() % 2101) - 1100);
+  return std::isfinite(y) && y != 0 ? y : x;  // no new zeros: d̂, κ, A > 0 stay valid
+}
+
+template <class Family, class R>
+void run_family(const char* family, R (*filtered)(const typename Family::Query&),
+                 R (*exact)(const typename Family::Query&),
+                 const std::function<void(Tally&, const R&, const R&)>& fields,
+                 const std::function<void(Tally&, const typename Family::Query&)>& extra,
+                 const std::function<void(cases::Rng&, typename Family::Query&)>& mix) {
+  Tally t;
+  auto one = [&](const typename Family::Query& q) {
+    const std::size_t before = t.differing;
+    compare(t, q, filtered, exact, fields);
+    if (extra) extra(t, q);
+    if (t.differing > before && before < 5) BOOST_TEST_MESSAGE("differs: " << Family::to_json(q).dump());
+  };
+  for (const auto& c : Family::canonical()) one(c.query);
+  const std::size_t n = queries_per_generator();
+  for (const char* gen : {"random", "degenerate", "mixed"})
+    for (std::size_t i = 0; i < n; ++i) {
+      cases::Rng rng = cases::query_rng(20261124, family, gen, i);
+      const std::string g = gen;
+      auto query = g == "degenerate" ? Family::degenerate(rng).query : Family::random(rng).query;
+      if (g == "mixed") mix(rng, query);
+      one(query);
+    }
+  BOOST_TEST_MESSAGE(family << ": " << t.queries << " queries, " << t.doubles << " doubles compared, "
+                            << t.thrown << " raised, " << t.differing << " differing");
+  BOOST_TEST(t.differing == 0u);
+  BOOST_TEST(t.doubles > 0u);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(filtered_reference)
+
+BOOST_AUTO_TEST_CASE(closest_feature_bit_identical) {
+  using R = cases::ClosestFeatureResult;
+  run_family<cases::ClosestFeature, R>(
+      "closest_feature", &reference::closest_feature, &reference::closest_feature_exact,
+      [](Tally& t, const R& a, const R& b) {
+        t.same(static_cast<long>(a.region), static_cast<long>(b.region));
+        for (int i = 0; i < 3; ++i) t.same(a.point[i], b.point[i]);
+        t.same(a.squared_distance, b.squared_distance);
+        t.same(a.margin, b.margin);
+      },
+      {},
+      [](cases::Rng& rng, cases::ClosestFeatureQuery& q) {
+        for (auto* v : {&q.p, &q.a, &q.b, &q.c})
+          for (int i = 0; i < 3; ++i) (*v)[i] = mixed(rng, (*v)[i]);
+      });
+}
+
+BOOST_AUTO_TEST_CASE(barrier_bit_identical) {
+  using R = cases::BarrierResult;
+  run_family<cases::Barrier, R>(
+      "barrier", &reference::barrier, &reference::barrier_exact,
+      [](Tally& t, const R& a, const R& b) {
+        t.same(long{a.active}, long{b.active});
+        t.same(a.value, b.value);
+        t.same(a.gradient, b.gradient);
+        t.same(a.hessian, b.hessian);
+      },
+      [](Tally& t, const cases::BarrierQuery& q) {
+        t.same(reference::barrier_active_margin(q), reference::barrier_active_margin_exact(q));
+      },
+      [](cases::Rng& rng, cases::BarrierQuery& q) {
+        for (double* x : {&q.d, &q.dhat, &q.kappa, &q.area}) *x = mixed(rng, *x);
+      });
+}
+
+BOOST_AUTO_TEST_CASE(ground_ccd_bit_identical) {
+  using R = cases::GroundCcdResult;
+  run_family<cases::GroundCcd, R>(
+      "ground_ccd", &reference::ground_ccd, &reference::ground_ccd_exact,
+      [](Tally& t, const R& a, const R& b) {
+        t.same(a.alpha, b.alpha);
+        t.same(long{a.binding}, long{b.binding});
+        t.same(a.margin, b.margin);
+      },
+      [](Tally& t, const cases::GroundCcdQuery& q) {
+        // The harness asks for direction margins of valid queries only (nodes above the ground).
+        if (q.y.size() != q.py.size()) return;
+        for (const double y : q.y)
+          if (!(y > q.y_ground)) return;
+        for (std::size_t i = 0; i < q.y.size(); ++i)
+          t.same(reference::ground_ccd_direction_margin(q, i), reference::ground_ccd_direction_margin_exact(q, i));
+      },
+      [](cases::Rng& rng, cases::GroundCcdQuery& q) {
+        q.y_ground = mixed(rng, q.y_ground);
+        for (double& y : q.y) y = mixed(rng, y);
+        for (double& p : q.py) p = mixed(rng, p);
+      });
+}
+
+// Hand-derived values through the double-double logarithm: s = d/d̂ = 1/2, A = 1, κ = 2, so
+// K = Aκ/2 = 1, P = K(d̂ - d) = 1/2, R = P/d = 1 and b = ln 2 / 2, b' = -(1 + ln 2),
+// b'' = K(d + d̂)/d² = 6. ln 2 = 0x0.b17217f7d1cf79ab... = 0x1.62e42fefa39ef357...p-1: the
+// digit after the 52nd bit is 3, so it rounds down to 0x1.62e42fefa39efp-1; 1 + ln 2 =
+// 0x1.b17217f7d1cf7|9ab... rounds up to 0x1.b17217f7d1cf8p+0.
+BOOST_AUTO_TEST_CASE(barrier_log_by_hand) {
+  const cases::BarrierQuery q{.d = 0.5, .dhat = 1, .kappa = 2, .area = 1};
+  for (auto f : {&reference::barrier, &reference::barrier_exact}) {
+    const auto r = f(q);
+    BOOST_TEST(r.active);
+    BOOST_TEST(r.value == 0x1.62e42fefa39efp-2);
+    BOOST_TEST(r.gradient == -0x1.b17217f7d1cf8p+0);
+    BOOST_TEST(r.hessian == 6.0);
+  }
+  // d an ulp below d̂ (s = 1 - ε, ε = 2^-53): P = K·ε = 2^-53 and |ln s| = ε + ε²/2 + ...,
+  // so b = 2^-106 (1 + 2^-54 + ...) rounds to 2^-106; b'' = (2 - ε)/(1 - ε)² = 2 + 3ε + ...
+  // rounds to 2 + 4ε (ulp of 2 is 4ε; 3ε lies past its half).
+  const cases::BarrierQuery near{.d = 1 - 0x1p-53, .dhat = 1, .kappa = 2, .area = 1};
+  for (auto f : {&reference::barrier, &reference::barrier_exact}) {
+    BOOST_TEST(f(near).value == 0x1p-106);
+    BOOST_TEST(f(near).hessian == 2 + 0x1p-51);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
