@@ -62,6 +62,9 @@ void call_plugin_isolated(const Plugin& p, std::size_t count, const void* querie
     throw std::runtime_error("plugin: fork failed");
   }
   if (pid == 0) {  // the child: only the plugin's calls, then _exit (no atexit, no flush)
+    // The default action for a fault: the child dies and the parent sees the signal (a
+    // handler inherited from the parent, e.g. a test framework's, must not catch it here).
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS}) signal(sig, SIG_DFL);
     using clock = std::chrono::steady_clock;
     for (std::size_t i = 0; i < count; ++i) {
       __atomic_store_n(current, i, __ATOMIC_RELAXED);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -94,7 +95,7 @@ std::vector<std::uint64_t> deal_shard(
   mine.reserve(n / shards + 1);
   std::unordered_map<std::string, std::size_t> tag_id;
   std::vector<std::uint64_t> seen;  // seen[tag * shards + s]: queries with that tag dealt to s
-  std::vector<char> taken(shards, 0);
+  std::vector<std::uint64_t> dealt(shards, 0);
   std::vector<std::size_t> tags;
   constexpr std::uint64_t block = 1 << 14;
   for (std::uint64_t first = 0; first < n; first += block) {
@@ -102,7 +103,6 @@ std::vector<std::uint64_t> deal_shard(
     const auto lab = labels(first, count);
     for (std::uint64_t k = 0; k < count; ++k) {
       const std::uint64_t i = first + k;
-      if (i % shards == 0) std::fill(taken.begin(), taken.end(), 0);
       tags.clear();
       std::string_view rest = lab[k];
       while (!rest.empty()) {
@@ -116,15 +116,26 @@ std::vector<std::uint64_t> deal_shard(
         if (sp == std::string_view::npos) break;
         rest.remove_prefix(sp + 1);
       }
+      // Eligible: shards at most one query ahead of the least-dealt one (so totals differ by
+      // at most 2). Among them the one where this query's tags lead least: smallest largest
+      // lead (a tag's count there minus its smallest count over all shards), then smallest
+      // sum of leads, then fewest queries, then the lower index.
+      const std::uint64_t least = *std::min_element(dealt.begin(), dealt.end());
       unsigned best = shards;
-      std::uint64_t best_score = 0;
+      std::uint64_t best_max = 0, best_sum = 0;
       for (unsigned s = 0; s < shards; ++s) {
-        if (taken[s]) continue;
-        std::uint64_t score = 0;
-        for (auto t : tags) score += seen[t * shards + s];
-        if (best == shards || score < best_score) best = s, best_score = score;
+        if (dealt[s] > least + 1) continue;
+        std::uint64_t max_lead = 0, sum_lead = 0;
+        for (auto t : tags) {
+          const auto* row = &seen[t * shards];
+          const std::uint64_t lead = row[s] + 1 - *std::min_element(row, row + shards);
+          max_lead = std::max(max_lead, lead);
+          sum_lead += lead;
+        }
+        if (best == shards || std::tie(max_lead, sum_lead, dealt[s]) < std::tie(best_max, best_sum, dealt[best]))
+          best = s, best_max = max_lead, best_sum = sum_lead;
       }
-      taken[best] = 1;
+      ++dealt[best];
       for (auto t : tags) ++seen[t * shards + best];
       if (best == shard) mine.push_back(i);
     }

@@ -32,17 +32,19 @@ ShardSpec resolve_shard(const std::string& explicit_shard, std::optional<unsigne
                         const EnvReader& env = {});
 
 // The generated queries shard `shard` of `shards` runs, in increasing order, so that every
-// shard sees the campaign's categories in its proportions: queries are dealt in rounds of
-// `shards` consecutive indices, one to each shard, each going to the shard of the round
-// that has so far seen fewest queries carrying its tags (generator and regime tags; ties to
-// the lower shard). Dealing depends only on the labels, so every shard computes the same
-// deal and the shards partition [0, n). labels(first, count) returns the space-separated
-// tags of queries first .. first + count - 1 (asked for in order, in blocks).
+// shard sees the campaign's categories in its proportions (interleaving by index would give
+// an even number of shards only random or only degenerate queries). Queries are dealt in
+// index order, each to a shard at most one query ahead of the least-dealt one, choosing the
+// shard where the query's tags (generator and regime tags) lead least over their least
+// count. Dealing depends only on the labels, so every shard computes the same deal and the
+// shards partition [0, n); each shard generates every query's label for it (cheap beside the
+// reference). labels(first, count) returns the space-separated tags of queries first ..
+// first + count - 1 (asked for in order, in blocks).
 std::vector<std::uint64_t> deal_shard(
     std::uint64_t n, unsigned shard, unsigned shards,
     const std::function<std::vector<std::string>(std::uint64_t first, std::uint64_t count)>& labels);
 
 // What the context records about dealing ("context.shard_deal"); merge refuses to mix deals.
-inline constexpr const char* shard_deal_name = "balanced by generator and regime tags, v1";
+inline constexpr const char* shard_deal_name = "balanced by generator and regime tags, v2";
 
 }  // namespace contactbench::harness
