@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(every_shard_samples_the_campaigns_categories_in_proportion)
   for (const auto& f : harness::families())
     if (f.gated())
       BOOST_TEST_CONTEXT(f.name) {
-        harness::CheckOptions o{.n = 20000, .seed = 9, .canonical = false};
+        harness::CheckOptions o{.n = 8000, .seed = 9, .canonical = false};
         std::map<std::string, double> whole;
         for (const auto& label : f.shard_tags(o))
           harness::detail::for_each_tag(label, [&](const std::string& t) { whole[t] += 1; });
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(every_shard_samples_the_campaigns_categories_in_proportion)
 BOOST_AUTO_TEST_CASE(same_seed_same_bytes_and_merged_shards_equal_the_whole_run) {
   test::TempFile a("a.json"), b("b.json"), merged("m.json");
   const std::vector<std::string> base = {"check", "--family", "closest_feature", "--family", "barrier",
-                                         "--n", "2000", "--seed", "4", "--quiet", "--json"};
+                                         "--n", "1000", "--seed", "4", "--quiet", "--json"};
   auto check = [&](const std::string& out, std::vector<std::string> extra = {}) {
     auto args = base;
     args.push_back(out);
@@ -198,7 +198,9 @@ BOOST_AUTO_TEST_CASE(merge_refuses_other_campaigns_and_bad_counts_with_one_line)
   refused([&](nlohmann::json& d) { f0(d)["queries"] = 1e20; }, "families[\"barrier\"].queries", "got 1e+20");
   refused([&](nlohmann::json& d) { f0(d)["boundary"] = f0(d)["queries"].get<std::uint64_t>() + 1; }, "families[\"barrier\"].boundary",
           "larger than queries");
-  refused([&](nlohmann::json& d) { f0(d)["by_source"]["random"]["queries"] = 7; }, "families[\"barrier\"].by_source.random.queries",
+  refused([&](nlohmann::json& d) { f0(d)["by_source"]["random"]["queries"] = 7; }, "families[\"barrier\"].by_source.random.agree",
+          "is larger than queries (7)");
+  refused([&](nlohmann::json& d) { f0(d)["by_source"]["random"]["agree"] = 0; }, "families[\"barrier\"].by_source.random.queries",
           "verdicts add up");
   refused([&](nlohmann::json& d) { f0(d)["errors"]["value_ulp"]["counts"][3] = "x"; }, "families[\"barrier\"].errors.value_ulp.counts[3]",
           "non-negative integer");
