@@ -1,17 +1,21 @@
 #include "harness/cli.hpp"
 
 #include "cases/json_input.hpp"
+#include "harness/merge.hpp"
 #include "harness/output.hpp"
 #include "harness/registry.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -21,8 +25,6 @@
 
 namespace contactbench::harness {
 namespace {
-
-constexpr const char* check_schema = "contactbench.check/1";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -52,28 +54,6 @@ std::vector<const Family*> select_families(const std::vector<std::string>& names
         with.push_back(&p);
   }
   return with;
-}
-
-void parse_shard(const std::string& s, CheckOptions& o) {
-  unsigned i = 0, n = 0;
-  char slash = 0;
-  std::istringstream in(s);
-  if (!(in >> i >> slash >> n) || slash != '/' || n == 0 || i >= n || !in.eof())
-    throw UsageError(fmt::format("--shard expects i/N with 0 <= i < N, got \"{}\"", s));
-  o.shard = i;
-  o.shards = n;
-}
-
-nlohmann::json family_json(const Family& f, const FamilyStats& s) {
-  nlohmann::json j = s.to_json();
-  j["family"] = f.name;
-  j["agreement"] = to_string(f.agreement);
-  j["justification"] = f.justification;
-  j["gated"] = f.gated();
-  if (f.planted()) j["planted_fault_of"] = f.parent;
-  if (f.role == Role::published) j["published_method_of"] = f.parent;
-  j["coverage_flags"] = coverage_flags(f, s);
-  return j;
 }
 
 // "tag n (b boundary, w wrong, o out of domain)" per axis, one line per axis.
@@ -188,76 +168,19 @@ int exit_code(const nlohmann::json& doc) {
 }
 
 nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOptions& o,
-                         bool planted) {
+                         bool planted, const std::string& shard_source = "none") {
   nlohmann::json doc = {{"schema", check_schema}, {"context", run_context()}};
   doc["context"]["planted"] = planted;
   doc["context"]["seed"] = o.seed;
   doc["context"]["n"] = o.n;
+  doc["context"]["canonical"] = o.canonical;
+  doc["context"]["plugin"] = o.plugin ? nlohmann::json(o.plugin->path) : nlohmann::json();
   doc["context"]["shard"] = fmt::format("{}/{}", o.shard, o.shards);
+  doc["context"]["shard_source"] = shard_source;
+  doc["context"]["shard_deal"] = shard_deal_name;
   doc["families"] = nlohmann::json::array();
   for (const Family* f : fams) doc["families"].push_back(family_json(*f, f->check(o)));
   return doc;
-}
-
-// Shards of one campaign merge by adding counts and histograms family by family. They must
-// be the parts 0..N-1 of one campaign: same seed, n, N and families, each part once.
-nlohmann::json merge_check_files(const std::vector<std::string>& paths) {
-  nlohmann::json out;
-  std::map<std::string, std::pair<nlohmann::json, FamilyStats>> merged;
-  std::vector<std::string> order;
-  std::set<unsigned> parts;
-  unsigned total_parts = 0;
-  for (const auto& p : paths) {
-    const nlohmann::json doc = cases::read_json_file(p);
-    const cases::Where where{p, ""};
-    if (doc.value("schema", "") != check_schema)
-      where.fail("schema", fmt::format("expected \"{}\"", check_schema));
-    const auto& ctx = cases::require(doc, "context", where);
-    unsigned i = 0, n = 0;
-    char slash = 0;
-    std::istringstream shard(ctx.value("shard", ""));
-    if (!(shard >> i >> slash >> n) || slash != '/' || n == 0 || i >= n)
-      where.fail("context.shard", "expected i/N (merge takes the shard files of one campaign)");
-    std::vector<std::string> names;
-    for (const auto& f : cases::require(doc, "families", where)) names.push_back(f.value("family", ""));
-
-    if (out.is_null()) {
-      out = {{"schema", check_schema}, {"context", ctx}};
-      out["context"]["families"] = names;
-      total_parts = n;
-    } else {
-      for (const char* key : {"seed", "n", "planted"})
-        if (ctx.value(key, nlohmann::json()) != out["context"].value(key, nlohmann::json()))
-          where.fail(fmt::format("context.{}", key), "differs from the first file's: not the same campaign");
-      if (n != total_parts) where.fail("context.shard", fmt::format("is part of {} shards, the first file of {}", n, total_parts));
-      if (names != out["context"]["families"].get<std::vector<std::string>>())
-        where.fail("families", "differ from the first file's");
-    }
-    if (!parts.insert(i).second) where.fail("context.shard", fmt::format("shard {}/{} given twice", i, n));
-    for (const auto& f : doc.at("families")) {
-      const std::string name = f.at("family");
-      auto it = merged.find(name);
-      if (it == merged.end()) {
-        order.push_back(name);
-        merged[name] = {f, FamilyStats::from_json(f)};
-      } else {
-        it->second.second.merge(FamilyStats::from_json(f));
-      }
-    }
-  }
-  if (parts.size() != total_parts)
-    throw UsageError(fmt::format("merge: {} of {} shards given; all parts of the campaign are needed",
-                                 parts.size(), total_parts));
-  out["context"].erase("families");
-  out["context"]["shard"] = fmt::format("merged {} shards", total_parts);
-  out["families"] = nlohmann::json::array();
-  for (const auto& name : order) {
-    const auto& [meta, stats] = merged[name];
-    const Family* f = find_family(name);
-    if (!f) throw UsageError(fmt::format("merge: unknown family \"{}\"", name));
-    out["families"].push_back(family_json(*f, stats));
-  }
-  return out;
 }
 
 std::string self_dir() {
@@ -267,7 +190,7 @@ std::string self_dir() {
 }
 
 int run_bench(const std::vector<std::string>& fams, const std::string& out, double min_time,
-              int repetitions) {
+              int repetitions, const std::string& plugin = "") {
   std::string filter;
   for (const auto& f : fams) filter += (filter.empty() ? "^(" : "|") + f + "/";
   if (!filter.empty()) filter += ")";
@@ -280,7 +203,12 @@ int run_bench(const std::vector<std::string>& fams, const std::string& out, doub
     cmd += fmt::format(" --benchmark_repetitions={} --benchmark_report_aggregates_only=true",
                        repetitions);
   if (!filter.empty()) cmd += fmt::format(" '--benchmark_filter={}'", filter);
+  if (!plugin.empty()) cmd += fmt::format(" '--contactbench_plugin={}' '--contactbench_plugin_family={}'", plugin, fams.at(0));
   const int rc = std::system(cmd.c_str());
+  // The plugin runs inside the benchmark process: a crash ends that process, not this one.
+  if (rc != 0 && !plugin.empty() && WIFEXITED(rc) && WEXITSTATUS(rc) > 128)
+    throw PluginError(fmt::format("plugin {}: the benchmark process died with signal {} ({}); no timings",
+                                  plugin, WEXITSTATUS(rc) - 128, strsignal(WEXITSTATUS(rc) - 128)));
   return rc == 0 ? 0 : 2;
 }
 
@@ -297,7 +225,8 @@ int cli_main(int argc, char** argv) {
   std::string json_out = "results/check.json", shard, input, scenario_name, out_dir = "results/run";
   std::string bench_out = "results/bench.json";
   std::vector<std::string> params, merge_inputs;
-  std::string variant = "both";
+  std::string variant = "both", plugin_path;
+  std::optional<unsigned> shards_option;
   bool quiet = false, no_canonical = false, planted = false;
   double min_time = 0.05;
   int repetitions = 1;
@@ -308,7 +237,12 @@ int cli_main(int argc, char** argv) {
   check->add_option("--n", opts.n, "generated queries, half random, half degenerate")->capture_default_str();
   check->add_option("--seed", opts.seed, "seed of the generated queries")->capture_default_str();
   check->add_option("--json", json_out, "output file")->capture_default_str();
-  check->add_option("--shard", shard, "i/N: run the i-th of N interleaved parts");
+  check->add_option("--shard", shard,
+                    "i/N: run part i of N, shards numbered from 0 (0 <= i < N); default: from "
+                    "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, JOB_COMPLETION_INDEX with "
+                    "--shards or CONTACTBENCH_SHARDS, GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS");
+  check->add_option("--shards", shards_option, "N: the number of shards for JOB_COMPLETION_INDEX (Kubernetes Indexed Job)");
+  check->add_option("--plugin", plugin_path, "shared library with your kernel (include/contactbench/<family>.h), judged in place of fast; needs one --family");
   check->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
   check->add_flag("--no-canonical", no_canonical, "skip canonical cases and data sets");
   check->add_flag("--quiet", quiet, "no progress line");
@@ -320,11 +254,13 @@ int cli_main(int argc, char** argv) {
   eval->add_option("--family", family_names, "family")->required();
   eval->add_option("--input", input, "JSON Lines file, one query per line")->required();
   eval->add_option("--json", json_out, "also write the per-query records here");
+  eval->add_option("--plugin", plugin_path, "shared library with your kernel, evaluated in place of fast");
   auto* bench = app.add_subcommand("bench", "Google Benchmark of every pair (and peers)");
   bench->add_option("--family", family_names, "family (repeatable; default: all)");
   bench->add_option("--json", bench_out, "output file")->capture_default_str();
   bench->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str();
   bench->add_option("--repetitions", repetitions, "repetitions (aggregates reported)");
+  bench->add_option("--plugin", plugin_path, "shared library with your kernel, timed as <family>/<case>/plugin; needs one --family");
   auto* run = app.add_subcommand("run", "time series of a canonical scenario");
   run->add_option("scenario", scenario_name, "scenario name (see `contactbench list`)")->required();
   run->add_option("--out-dir", out_dir, "output folder")->capture_default_str();
@@ -369,14 +305,36 @@ int cli_main(int argc, char** argv) {
       for (const auto& s : scenarios()) fmt::print("  {:<26} {}\n", s.name, s.description);
       return 0;
     }
+    // A plugin stands in for one family's fast variant (loaded once; every call in a child).
+    std::optional<Plugin> plugin;
+    auto load = [&]() -> const Plugin* {
+      if (plugin_path.empty()) return nullptr;
+      if (family_names.size() != 1) throw UsageError("--plugin takes exactly one --family");
+      const Family* f = find_family(family_names[0]);
+      if (!f || !f->gated()) throw UsageError(fmt::format("--plugin: \"{}\" is not a family (see `contactbench list`)", family_names[0]));
+      if (!f->plugin_abi) {
+        std::vector<std::string> with;
+        for (const auto& g : families()) if (g.gated() && g.plugin_abi) with.push_back(g.name);
+        throw UsageError(fmt::format("--plugin: family {} has no C ABI yet (families with one: {})", f->name, fmt::join(with, ", ")));
+      }
+      plugin = load_plugin(plugin_path, f->name);
+      return &*plugin;
+    };
     if (*check) {
-      if (!shard.empty()) parse_shard(shard, opts);
+      const ShardSpec spec = resolve_shard(shard, shards_option);
+      opts.shard = spec.shard;
+      opts.shards = spec.shards;
       opts.canonical = !no_canonical;
-      const auto doc = run_check(select_families(family_names, planted), opts, planted);
+      opts.plugin = load();
+      const auto fams = opts.plugin ? std::vector<const Family*>{find_family(family_names[0])}
+                                    : select_families(family_names, planted);
+      const auto doc = run_check(fams, opts, planted, spec.source);
       write_json(json_out, doc);
       print_summary(doc);
       print_mutation(doc);
-      fmt::print("seed {}, shard {}; results in {}\n", opts.seed, doc["context"]["shard"].get<std::string>(), json_out);
+      if (opts.plugin) fmt::print("{}: judged plugin {} in place of the fast variant\n", family_names[0], plugin_path);
+      fmt::print("seed {}, shard {} (numbered from 0; from {}); results in {}\n", opts.seed,
+                 doc["context"]["shard"].get<std::string>(), spec.source, json_out);
       return exit_code(doc);
     }
     if (*merge) {
@@ -389,6 +347,7 @@ int cli_main(int argc, char** argv) {
     if (*eval) {
       if (family_names.size() != 1) throw UsageError("eval takes exactly one --family");
       const Family* f = select_families(family_names).front();
+      opts.plugin = load();
       const auto records = f->eval(input, opts);
       int rc = 0;
       for (const auto& r : records) {
@@ -402,7 +361,8 @@ int cli_main(int argc, char** argv) {
     }
     if (*bench) {
       for (const auto& n : family_names) select_families({n});
-      return run_bench(family_names, bench_out, min_time, repetitions);
+      if (!plugin_path.empty()) load();  // a bad plugin: one line here, before the benchmark runs
+      return run_bench(family_names, bench_out, min_time, repetitions, plugin_path);
     }
     if (*run) {
       const Scenario* s = find_scenario(scenario_name);
@@ -478,6 +438,9 @@ int cli_main(int argc, char** argv) {
       return rc;
     }
   } catch (const cases::InputError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const PluginError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 2;
   } catch (const UsageError& e) {

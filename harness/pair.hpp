@@ -20,8 +20,13 @@
 // (every value of every discrete decision, so `check` can flag one no query reached),
 // peers (packaged peers for `bench`), canonical (to add file-based sets: public data, with
 // their own source name). One line in the registry table (harness/registry.cpp) adds it.
+// A family whose traits also state its C ABI (using CQuery/CResult, to_c(query),
+// from_c(result); include/contactbench/<stem>.h) can judge a user's plugin in place of its
+// fast variant (check/eval/bench --plugin; harness/plugin.hpp).
 #pragma once
 #include "cases/common.hpp"
+#include "harness/plugin.hpp"
+#include "harness/shard.hpp"
 #include "harness/stats.hpp"
 
 #include <benchmark/benchmark.h>
@@ -112,6 +117,7 @@ struct CheckOptions {
   std::string shared_dir;       // ../shared (data sets); empty: cases::shared_dir's default
   bool progress = false;        // draw a progress line on stderr
   bool timing = true;           // time each call (distribution only; bench is authoritative)
+  const Plugin* plugin = nullptr;  // judge this plugin in place of the fast variant
 };
 
 // Packaged peer for benchmarks: returns something to keep the optimizer honest.
@@ -140,6 +146,15 @@ struct Pair {
   static bool in_domain(const Query&) { return true; }  // the fast variant's stated domain
   static std::vector<DecisionSpace> decision_space() { return {}; }
   static std::vector<Peer<Query>> peers() { return {}; }
+};
+
+// Traits that state the family's C ABI: CQuery/CResult the structs of
+// include/contactbench/<stem>.h, to_c(query) (may point into the query, which outlives the
+// call), from_c(result, query) (throws PluginError on a value the ABI does not allow).
+template <class P>
+concept HasPluginAbi = requires(const typename P::Query& q, const typename P::CResult& r) {
+  { P::to_c(q) } -> std::convertible_to<typename P::CQuery>;
+  { P::from_c(r, q) } -> std::convertible_to<typename P::Result>;
 };
 
 // P's verdict on fast's answer to q: P's rule under P's agreement class.
@@ -183,6 +198,60 @@ Evaluation<P> evaluate(const typename P::Query& q, bool timed = false) {
   return e;
 }
 
+// The same with fast's answer given (a plugin's, computed elsewhere; nullopt: q outside the
+// fast variant's stated domain, not run).
+template <class P>
+Evaluation<P> evaluate_given(const typename P::Query& q, const std::optional<typename P::Result>& fast,
+                             std::int64_t fast_ns, bool timed = false) {
+  Evaluation<P> e;
+  const auto t0 = timed ? now_ns() : 0;
+  e.reference = P::reference(q);
+  if (timed) e.reference_ns = now_ns() - t0;
+  if (!fast) {
+    e.verdict = Verdict::out_of_domain;
+    e.comparison.note = "outside the fast variant's stated domain; fast not run";
+    return e;
+  }
+  e.fast = *fast;
+  if (timed) e.fast_ns = fast_ns;
+  e.comparison = P::compare(q, e.reference, *e.fast);
+  e.verdict = judge(e.comparison, P::agreement);
+  return e;
+}
+
+// A plugin's answers to queries[0 .. n) (nullopt outside the fast variant's stated domain,
+// where it is not called) and their times, every call in a forked child (harness/plugin.hpp).
+template <class P>
+void plugin_answers(const Plugin& plugin, std::size_t n,
+                    const std::function<const typename P::Query&(std::size_t)>& query,
+                    const std::function<std::string(std::size_t)>& label,
+                    std::vector<std::optional<typename P::Result>>& out, std::vector<std::int64_t>& ns) {
+  out.assign(n, std::nullopt);
+  ns.assign(n, 0);
+  if constexpr (HasPluginAbi<P>) {
+    std::vector<typename P::CQuery> in;
+    std::vector<std::size_t> at;
+    for (std::size_t k = 0; k < n; ++k)
+      if (P::in_domain(query(k))) {
+        in.push_back(P::to_c(query(k)));
+        at.push_back(k);
+      }
+    std::vector<std::int64_t> t;
+    const auto res = call_plugin<typename P::CQuery, typename P::CResult>(
+        plugin, in, t, [&](std::size_t j) { return label(at[j]); });
+    for (std::size_t j = 0; j < at.size(); ++j) {
+      try {
+        out[at[j]] = P::from_c(res[j], query(at[j]));
+      } catch (const PluginError& e) {
+        throw PluginError(fmt::format("plugin {}: {} on {}", plugin.path, e.what(), label(at[j])));
+      }
+      ns[at[j]] = t[j];
+    }
+  } else {
+    throw PluginError(fmt::format("family {} has no plugin ABI", P::stem));
+  }
+}
+
 template <class P>
 std::vector<Evaluation<P>> evaluate(const std::vector<typename P::Query>& queries) {
   std::vector<Evaluation<P>> out(queries.size());
@@ -201,6 +270,7 @@ nlohmann::json to_json(const typename P::Query& q, const Evaluation<P>& e) {
 struct BenchOptions {
   std::uint64_t seed = 1;
   std::size_t set_size = 4096;
+  const Plugin* plugin = nullptr;  // also time this plugin as <stem>/<case>/plugin
 };
 
 // What a registry entry is to its family: the family's own fast variant (gated: a `wrong`
@@ -227,6 +297,10 @@ struct Family {
   // {"verdict", "detail", "query", "reference", "fast"}. Their "query" lines are an eval
   // input that must give the same records back (the JSON round trip of the registry test).
   std::function<nlohmann::json(const CheckOptions&)> sample;
+  bool plugin_abi = false;  // the traits state a C ABI: --plugin can stand in for fast
+  // The tags ("generator=random shape=... ...") of the generated queries shard o.shard of
+  // o.shards runs, in index order (what the shard deal balances; no query is evaluated).
+  std::function<std::vector<std::string>(const CheckOptions&)> shard_tags;
 };
 
 // {"unreached": [...], "explained": [...]}: each value of f's decision space that no query
@@ -296,6 +370,37 @@ cases::Generated<typename P::Query> generate(cases::Rng& rng, bool degenerate) {
   return degenerate ? P::degenerate(rng) : P::random(rng);
 }
 
+// Tags of generated queries first .. first + count - 1: their generator and regime label.
+template <class P>
+std::vector<std::string> generated_tags(std::uint64_t seed, std::uint64_t first, std::uint64_t count) {
+  std::vector<std::string> out(count);
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, count, 256), [&](auto range) {
+    for (std::uint64_t k = range.begin(); k != range.end(); ++k) {
+      const std::uint64_t i = first + k;
+      const bool deg = (i % 2) == 1;
+      auto rng = cases::query_rng(seed, P::stem, deg ? "degenerate" : "random", i);
+      out[k] = fmt::format("generator={} {}", deg ? "degenerate" : "random", generate<P>(rng, deg).regime);
+    }
+  });
+  return out;
+}
+
+// The generated queries shard o.shard of o.shards runs (harness/shard.hpp), all when unsharded.
+template <class P>
+std::vector<std::uint64_t> shard_queries(const CheckOptions& o) {
+  return deal_shard(o.n, o.shard, o.shards, [&](std::uint64_t first, std::uint64_t count) {
+    return generated_tags<P>(o.seed, first, count);
+  });
+}
+
+template <class Q>
+struct Item {
+  std::string source;
+  std::uint64_t index = 0;
+  std::string label, regime;
+  Q query;
+};
+
 template <class P>
 FamilyStats check(const CheckOptions& o) {
   using Q = typename P::Query;
@@ -306,50 +411,69 @@ FamilyStats check(const CheckOptions& o) {
     s.family = std::string(P::stem);
     return s;
   });
-  auto run_one = [&](FamilyStats& s, const std::string& source, std::uint64_t index,
-                     const std::string& label, const std::string& regime, const Q& q) {
-    record<P>(s, source, index, label, regime, q, evaluate<P>(q, o.timing), o.timing);
-  };
-  // Canonical cases and data sets: sharded by position like generated queries.
+  // Canonical cases and data sets: sharded by position (each source a block, so each shard
+  // gets its share of every source).
   std::vector<cases::Named<Q>> canon;
   if (o.canonical) canon = P::canonical(o);
   std::vector<std::uint64_t> mine_canon;
   for (std::uint64_t i = 0; i < canon.size(); ++i)
     if (i % o.shards == o.shard) mine_canon.push_back(i);
-  std::uint64_t mine_gen = 0;
-  for (std::uint64_t i = o.shard; i < o.n; i += o.shards) ++mine_gen;
-  Progress progress(std::string(P::stem), mine_canon.size() + mine_gen, o.progress);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, mine_canon.size(), 16), [&](auto range) {
-    auto& s = local.local();
-    for (std::size_t k = range.begin(); k != range.end(); ++k) {
-      const auto& c = canon[mine_canon[k]];
-      run_one(s, c.source, mine_canon[k], c.name, "", c.query);
-      progress.tick();
-    }
-  });
   // Generated queries: even index random, odd index degenerate; query i depends on (seed, i)
   // only, so shards and thread counts never change which queries are run.
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, mine_gen, 256), [&](auto range) {
-    auto& s = local.local();
-    for (std::uint64_t k = range.begin(); k != range.end(); ++k) {
-      const std::uint64_t i = o.shard + k * o.shards;
-      const bool deg = (i % 2) == 1;
-      const char* gen = deg ? "degenerate" : "random";
-      auto rng = cases::query_rng(o.seed, P::stem, gen, i);
-      const auto g = generate<P>(rng, deg);
-      run_one(s, gen, i, fmt::format("{}#{}", gen, i), g.regime, g.query);
-      progress.tick();
+  const auto mine_gen = shard_queries<P>(o);
+  Progress progress(std::string(P::stem), mine_canon.size() + mine_gen.size(), o.progress);
+  // In blocks: fast's answers (or the plugin's, from a forked child), then the reference and
+  // the rule on both cores.
+  auto run_items = [&](const std::vector<Item<Q>>& items) {
+    std::vector<std::optional<typename P::Result>> given;
+    std::vector<std::int64_t> given_ns;
+    if (o.plugin)
+      plugin_answers<P>(*o.plugin, items.size(), [&](std::size_t k) -> const Q& { return items[k].query; },
+                        [&](std::size_t k) { return fmt::format("query {} ({})", items[k].label, items[k].source); },
+                        given, given_ns);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items.size(), 16), [&](auto range) {
+      auto& s = local.local();
+      for (std::size_t k = range.begin(); k != range.end(); ++k) {
+        const auto& it = items[k];
+        const auto e = o.plugin ? evaluate_given<P>(it.query, given[k], given_ns[k], o.timing)
+                                : evaluate<P>(it.query, o.timing);
+        record<P>(s, it.source, it.index, it.label, it.regime, it.query, e, o.timing);
+        progress.tick();
+      }
+    });
+  };
+  constexpr std::size_t block = 1 << 14;
+  for (std::size_t start = 0; start < mine_canon.size(); start += block) {
+    std::vector<Item<Q>> items;
+    for (std::size_t k = start; k < mine_canon.size() && k < start + block; ++k) {
+      const auto& c = canon[mine_canon[k]];
+      items.push_back({c.source, mine_canon[k], c.name, "", c.query});
     }
-  });
+    run_items(items);
+  }
+  for (std::size_t start = 0; start < mine_gen.size(); start += block) {
+    std::vector<Item<Q>> items(std::min(block, mine_gen.size() - start));
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items.size(), 256), [&](auto range) {
+      for (std::size_t k = range.begin(); k != range.end(); ++k) {
+        const std::uint64_t i = mine_gen[start + k];
+        const bool deg = (i % 2) == 1;
+        const char* gen = deg ? "degenerate" : "random";
+        auto rng = cases::query_rng(o.seed, P::stem, gen, i);
+        auto g = generate<P>(rng, deg);
+        items[k] = {gen, i, fmt::format("{}#{}", gen, i), std::move(g.regime), std::move(g.query)};
+      }
+    });
+    run_items(items);
+  }
   for (auto& s : local) total.merge(s);
   return total;
 }
 
 template <class P>
-nlohmann::json eval(const std::string& path, const CheckOptions&) {
+nlohmann::json eval(const std::string& path, const CheckOptions& o) {
   std::ifstream in(path);
   if (!in) cases::Where{path, ""}.fail("", "cannot open file");
-  nlohmann::json out = nlohmann::json::array();
+  std::vector<std::pair<std::uint64_t, typename P::Query>> queries;
   std::string line;
   std::uint64_t lineno = 0;
   while (std::getline(in, line)) {
@@ -364,9 +488,19 @@ nlohmann::json eval(const std::string& path, const CheckOptions&) {
     } catch (const nlohmann::json::exception& e) {  // e.g. 1e400: too large for a double
       where.fail("", fmt::format("unreadable JSON: {}", e.what()));
     }
-    const auto q = P::query_from_json(j, where);
-    nlohmann::json record = {{"line", lineno}};
-    record.update(to_json<P>(q, evaluate<P>(q)));
+    queries.emplace_back(lineno, P::query_from_json(j, where));
+  }
+  std::vector<std::optional<typename P::Result>> given;
+  std::vector<std::int64_t> given_ns;
+  if (o.plugin)
+    plugin_answers<P>(*o.plugin, queries.size(), [&](std::size_t k) -> const typename P::Query& { return queries[k].second; },
+                      [&](std::size_t k) { return fmt::format("{} line {}", path, queries[k].first); },
+                      given, given_ns);
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    const auto& q = queries[k].second;
+    nlohmann::json record = {{"line", queries[k].first}};
+    record.update(to_json<P>(q, o.plugin ? evaluate_given<P>(q, given[k], 0) : evaluate<P>(q)));
     out.push_back(std::move(record));
   }
   return out;
@@ -417,6 +551,26 @@ void register_benchmarks(const BenchOptions& o, const std::string& name) {
     }
     add("reference", [](const Q& q) { benchmark::DoNotOptimize(P::reference(q)); });
     add("fast", [](const Q& q) { benchmark::DoNotOptimize(P::fast(q)); });
+    if constexpr (HasPluginAbi<P>) {
+      if (o.plugin) {  // the user's kernel on the same queries (in this process: bench runs apart)
+        using CQ = typename P::CQuery;
+        using CR = typename P::CResult;
+        auto in = std::make_shared<std::vector<CQ>>();
+        for (const auto& q : *set) in->push_back(P::to_c(q));  // may point into *set: kept alive
+        auto kernel = reinterpret_cast<void (*)(const CQ*, CR*)>(o.plugin->kernel);
+        benchmark::RegisterBenchmark(fmt::format("{}/{}/plugin", P::stem, gen).c_str(),
+                                     [set, in, kernel](benchmark::State& st) {
+                                       std::size_t i = 0;
+                                       CR r{};
+                                       for (auto _ : st) {
+                                         kernel(&(*in)[i], &r);
+                                         benchmark::DoNotOptimize(r);
+                                         if (++i == in->size()) i = 0;
+                                       }
+                                       st.SetItemsProcessed(st.iterations());
+                                     });
+      }
+    }
     for (const auto& peer : P::peers()) {
       auto run = peer.run;
       add(peer.name, [run](const Q& q) { benchmark::DoNotOptimize(run(q)); });
@@ -440,6 +594,13 @@ Family make_family(Role role = Role::own, std::string name = std::string(P::stem
   f.check = &detail::check<P>;
   f.eval = &detail::eval<P>;
   f.sample = &detail::sample<P>;
+  f.plugin_abi = HasPluginAbi<P>;
+  f.shard_tags = [](const CheckOptions& o) {
+    const auto all = detail::generated_tags<P>(o.seed, 0, o.n);
+    std::vector<std::string> tags;
+    for (auto i : detail::shard_queries<P>(o)) tags.push_back(all[i]);
+    return tags;
+  };
   f.register_benchmarks = [name = f.name](const BenchOptions& o) { detail::register_benchmarks<P>(o, name); };
   f.canonical_names = [](const CheckOptions& o) {
     std::vector<std::string> names;

@@ -3,6 +3,7 @@
 #include "cases/barrier.hpp"
 #include "fast/barrier.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/barrier.h"
 #include "reference/barrier.hpp"
 
 namespace contactbench::harness {
@@ -24,6 +25,15 @@ struct BarrierPair : Pair<cases::Barrier> {
   // The rule with the given bounds (a planted fault states tighter ones).
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
                                  const fast::BarrierBounds& bounds);
+  // C ABI (include/contactbench/barrier.h).
+  using CQuery = contactbench_barrier_query;
+  using CResult = contactbench_barrier_result;
+  static CQuery to_c(const Query& q) { return {q.d, q.dhat, q.kappa, q.area}; }
+  static Result from_c(const CResult& c, const Query&) {
+    if (c.active != 0 && c.active != 1)
+      throw PluginError(fmt::format("field active: {} is neither 0 nor 1", c.active));
+    return {c.active == 1, c.value, c.gradient, c.hessian};
+  }
 };
 
 // Published method (registry: barrier_published_book): the book's own formula, measured

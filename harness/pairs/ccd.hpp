@@ -4,6 +4,7 @@
 #include "cases/ccd.hpp"
 #include "fast/ccd.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/ccd.h"
 #include "reference/ccd.hpp"
 
 #include <algorithm>
@@ -61,6 +62,26 @@ struct CcdPair : Pair<cases::Ccd> {
   // miss when already known (< 0: compute it).
   static Comparison compare_claim(const Query& q, const Result& ref, const Result& fast,
                                   double claim, double sep);
+  // C ABI (include/contactbench/ccd.h); toi_up, feature and its margin stay unset (fast's).
+  using CQuery = contactbench_ccd_query;
+  using CResult = contactbench_ccd_result;
+  static CQuery to_c(const Query& q) {
+    CQuery c;
+    c.kind = q.kind == cases::CcdKind::edge_edge ? CONTACTBENCH_CCD_EDGE_EDGE : CONTACTBENCH_CCD_VERTEX_FACE;
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < 3; ++k) c.x[i][k] = q.x[i][k];
+    return c;
+  }
+  static Result from_c(const CResult& c, const Query&) {
+    for (auto [name, v] : {std::pair{"hit", c.hit}, std::pair{"cut_short", c.cut_short}})
+      if (v != 0 && v != 1) throw PluginError(fmt::format("field {}: {} is neither 0 nor 1", name, v));
+    Result r;
+    r.hit = c.hit == 1;
+    r.toi = c.toi;
+    r.toi_up = std::numeric_limits<double>::quiet_NaN();
+    r.cut_short = c.cut_short == 1;
+    return r;
+  }
 };
 
 // The reference's answer and a miss's separation for one query, memoised: `check --planted`

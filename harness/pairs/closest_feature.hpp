@@ -4,6 +4,7 @@
 #include "cases/closest_feature.hpp"
 #include "fast/closest_feature.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/closest_feature.h"
 #include "reference/closest_feature.hpp"
 
 namespace contactbench::harness {
@@ -32,6 +33,23 @@ struct ClosestFeaturePair : Pair<cases::ClosestFeature> {
                                  const fast::ClosestFeatureBounds& bounds);
   static std::vector<Peer<Query>> peers() {
     return {{"cgal_epick", &reference::cgal_epick_squared_distance}};
+  }
+  // C ABI (include/contactbench/closest_feature.h): region numbered as cases::Region.
+  using CQuery = contactbench_closest_feature_query;
+  using CResult = contactbench_closest_feature_result;
+  static CQuery to_c(const Query& q) {
+    CQuery c;
+    for (int k = 0; k < 3; ++k) c.p[k] = q.p[k], c.a[k] = q.a[k], c.b[k] = q.b[k], c.c[k] = q.c[k];
+    return c;
+  }
+  static Result from_c(const CResult& c, const Query&) {
+    if (c.region < 0 || c.region >= static_cast<int>(cases::region_names.size()))
+      throw PluginError(fmt::format("field region: {} is not a region (0 face .. 6 vertex2)", c.region));
+    Result r;
+    r.point = {c.point[0], c.point[1], c.point[2]};
+    r.squared_distance = c.squared_distance;
+    r.region = static_cast<cases::Region>(c.region);
+    return r;
   }
 };
 

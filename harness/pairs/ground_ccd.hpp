@@ -3,6 +3,7 @@
 #include "cases/ground_ccd.hpp"
 #include "fast/ground_ccd.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/ground_ccd.h"
 #include "reference/ground_ccd.hpp"
 
 namespace contactbench::harness {
@@ -27,6 +28,18 @@ struct GroundCcdPair : Pair<cases::GroundCcd> {
   // The rule with the given bounds (a planted fault states tighter ones).
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
                                  const fast::GroundCcdBounds& bounds);
+  // C ABI (include/contactbench/ground_ccd.h); the query's arrays point into q.
+  using CQuery = contactbench_ground_ccd_query;
+  using CResult = contactbench_ground_ccd_result;
+  static CQuery to_c(const Query& q) { return {q.y_ground, q.y.size(), q.y.data(), q.py.data()}; }
+  static Result from_c(const CResult& c, const Query& q) {
+    if (c.binding < -1 || c.binding >= static_cast<long long>(q.y.size()))
+      throw PluginError(fmt::format("field binding: {} is not -1 or a node index 0..{}", c.binding, q.y.size() - 1));
+    Result r;
+    r.alpha = c.alpha;
+    r.binding = c.binding;
+    return r;
+  }
 };
 
 // Planted faults (registry: ground_ccd_planted_<name>): the honest pair with one slip of the

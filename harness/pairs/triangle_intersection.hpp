@@ -4,6 +4,7 @@
 #include "cases/triangle_intersection.hpp"
 #include "fast/triangle_intersection.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/triangle_intersection.h"
 #include "reference/triangle_intersection.hpp"
 
 namespace contactbench::harness {
@@ -26,6 +27,23 @@ struct TriangleIntersectionPair : Pair<cases::TriangleIntersection> {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast);
   static std::vector<Peer<Query>> peers() {
     return {{"cgal_epick_do_intersect", &reference::cgal_epick_triangles_intersect}};
+  }
+  // C ABI (include/contactbench/triangle_intersection.h).
+  using CQuery = contactbench_triangle_intersection_query;
+  using CResult = contactbench_triangle_intersection_result;
+  static CQuery to_c(const Query& q) {
+    CQuery c;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) c.p[i][k] = q.p[i][k], c.q[i][k] = q.q[i][k];
+    return c;
+  }
+  static Result from_c(const CResult& c, const Query&) {
+    for (auto [name, v] : {std::pair{"intersect", c.intersect}, std::pair{"coplanar", c.coplanar}})
+      if (v != 0 && v != 1) throw PluginError(fmt::format("field {}: {} is neither 0 nor 1", name, v));
+    Result r;
+    r.intersect = c.intersect == 1;
+    r.coplanar = c.coplanar == 1;
+    return r;
   }
 };
 
