@@ -302,14 +302,15 @@ void print_eval_record(const nlohmann::json& r) {
   fmt::print("    reference {}\n    fast      {}\n", r["reference"].dump(), r["fast"].dump());
 }
 
+constexpr const char* verdict_names[] = {"agree", "boundary", "false_positive", "wrong", "out_of_domain"};
+
 // --only a,b: the verdicts to show (empty: all).
 std::set<std::string> parse_only(const std::string& s) {
-  static const std::set<std::string> known = {"agree", "boundary", "false_positive", "wrong", "out_of_domain"};
   std::set<std::string> out;
   std::istringstream in(s);
   for (std::string v; std::getline(in, v, ',');) {
-    if (!known.count(v))
-      throw UsageError(fmt::format("--only: unknown verdict \"{}\" (agree, boundary, false_positive, wrong, out_of_domain)", v));
+    if (std::find(std::begin(verdict_names), std::end(verdict_names), v) == std::end(verdict_names))
+      throw UsageError(fmt::format("--only: unknown verdict \"{}\" ({})", v, fmt::join(verdict_names, ", ")));
     out.insert(v);
   }
   return out;
@@ -469,8 +470,8 @@ int cli_main(int argc, char** argv) {
         kept.push_back(r);
       }
       std::string summary = fmt::format("{} queries:", records.size());
-      for (const char* v : {"agree", "boundary", "false_positive", "wrong", "out_of_domain"})
-        summary += fmt::format(" {} {}{}", v, counts[v], std::string(v) == "out_of_domain" ? "" : ",");
+      for (const char* v : verdict_names)
+        summary += fmt::format("{} {} {}", v == verdict_names[0] ? "" : ",", v, counts[v]);
       if (!shown.empty()) summary += fmt::format(" (shown: {})", fmt::join(shown, ","));
       fmt::print("{}\n", summary);
       if (eval->count("--json")) {

@@ -88,7 +88,7 @@ nlohmann::json comparison_json(const Comparison& c, Agreement agreement) {
                          {"bound", json_number(d.bound)}, {"unit", d.unit}});
   nlohmann::json out = {{"mismatches", mismatches}, {"errors", errors}, {"decisions", decisions}};
   if (c.false_positive) out["false_positive"] = true;
-  if (!c.explain.is_null()) out["explain"] = c.explain;
+  if (c.explain) out["explain"] = c.explain();
   if (!c.note.empty()) out["note"] = c.note;
   return out;
 }

@@ -77,9 +77,10 @@ struct Comparison {
   std::vector<Decision> decisions;
   bool false_positive = false;  // conservative families: fast reports what is not there
   std::string note;             // extra detail for examples
-  // What else explains this query's verdict, family-specific (eval shows it; null: nothing),
+  // What else explains this query's verdict, family-specific (eval shows it; empty: nothing),
   // e.g. for ccd the exact separation, the conditioning in the bound, cut_short, ground truth.
-  nlohmann::json explain;
+  // Built only when a record is written: check judges millions of queries and needs none.
+  std::function<nlohmann::json()> explain;
 
   // Records a discrete field; only a difference is kept. `unit`: a string literal.
   template <class T>

@@ -141,22 +141,27 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
   // What a user needs to judge the hard case: the separation the false-positive rule used,
   // the conditioning behind the stated bound (ccd_separation_bound_at = 2^-38 kappa, kappa
   // clamped to [4, 2^16], so kappa is recovered exactly), the cut-short flag, the ground truth.
-  const double at = fast.hit ? fast.toi : 0.0;
-  c.explain = {
-      {"scale", {{"value", json_number(cases::ccd_scale(q))}, {"unit", "length (query units)"},
-                 {"what", "ccd scale: the largest |coordinate|; the unit of the distances below"}}},
-      {"separation", {{"value", json_number(ref.hit ? 0.0 : sep)}, {"unit", "× ccd scale"},
-                      {"what", "minimum distance over the step (0 for a hit); exact decision, "
-                               "distance a long-double upper estimate (~2^-60 of the scale)"}}},
-      {"excused_below", {{"value", json_number(excuse_below)}, {"unit", "× ccd scale"},
-                         {"what", "a false positive is excused when the separation is at most this: "
-                                  "half the stated bound 2^-38·kappa at the fast toi"}}},
-      {"conditioning", {{"kappa", json_number(bounds.separation * 0x1p38)},
-                        {"at_t", json_number(at)}, {"clamped_to", {4.0, 65536.0}},
-                        {"what", "scale over the smallest altitude (vertex-face) or over "
-                                 "min edge length × sin(angle) (edge-edge) at t"}}},
-      {"cut_short", fast.cut_short},
-      {"ground_truth", q.ground_truth < 0 ? nlohmann::json("not supplied") : nlohmann::json(q.ground_truth)}};
+  const double at = fast.hit ? fast.toi : 0.0, kappa = bounds.separation * 0x1p38;
+  const double separation = ref.hit ? 0.0 : sep, scale = cases::ccd_scale(q);
+  const bool cut_short = fast.cut_short;
+  const int ground_truth = q.ground_truth;
+  c.explain = [=] {
+    return nlohmann::json{
+        {"scale", {{"value", json_number(scale)}, {"unit", "length (query units)"},
+                   {"what", "ccd scale: the largest |coordinate|; the unit of the distances below"}}},
+        {"separation", {{"value", json_number(separation)}, {"unit", "× ccd scale"},
+                        {"what", "minimum distance over the step (0 for a hit); exact decision, "
+                                 "distance a long-double upper estimate (~2^-60 of the scale)"}}},
+        {"excused_below", {{"value", json_number(excuse_below)}, {"unit", "× ccd scale"},
+                           {"what", "a false positive is excused when the separation is at most this: "
+                                    "half the stated bound 2^-38·kappa at the fast toi"}}},
+        {"conditioning", {{"kappa", json_number(kappa)},
+                          {"at_t", json_number(at)}, {"clamped_to", {4.0, 65536.0}},
+                          {"what", "scale over the smallest altitude (vertex-face) or over "
+                                   "min edge length × sin(angle) (edge-edge) at t"}}},
+        {"cut_short", cut_short},
+        {"ground_truth", ground_truth < 0 ? nlohmann::json("not supplied") : nlohmann::json(ground_truth)}};
+  };
   return c;
 }
 
