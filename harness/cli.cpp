@@ -2,6 +2,7 @@
 
 #include "cases/json_input.hpp"
 #include "harness/merge.hpp"
+#include "harness/compare.hpp"
 #include "harness/output.hpp"
 #include "harness/registry.hpp"
 
@@ -183,6 +184,63 @@ nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOpti
   return doc;
 }
 
+// eval's text output: per query the verdict, every discrete mismatch and continuous field
+// with its margin or error against its bound and unit, the decisions the reference took, and
+// the family's explanation (ccd: separation, conditioning, cut short, ground truth).
+std::string number_text(const nlohmann::json& v) {
+  return v.is_number() ? fmt::format("{:.3g}", v.get<double>()) : v.get<std::string>();
+}
+
+void print_explain(const nlohmann::json& explain) {
+  for (const auto& [name, v] : explain.items()) {
+    std::string text;
+    if (v.is_object() && v.contains("value")) {
+      text = fmt::format("{} {}", number_text(v["value"]), v.value("unit", ""));
+    } else if (v.is_object()) {
+      for (const auto& [k, x] : v.items())
+        if (k != "what") text += fmt::format("{}{} {}", text.empty() ? "" : ", ", k, x.is_number() ? number_text(x) : x.dump());
+    } else {
+      text = v.is_string() ? v.get<std::string>() : v.dump();
+    }
+    fmt::print("    {:<18} {}\n", name, text);
+  }
+}
+
+void print_eval_record(const nlohmann::json& r) {
+  fmt::print("line {}: {}\n", r["line"].get<std::uint64_t>(), r["verdict"].get<std::string>());
+  const auto& c = r["comparison"];
+  for (const auto& m : c["mismatches"])
+    fmt::print("    {:<18} reference {} fast {}: margin {} {} bound {} {} ({})\n", m["field"].get<std::string>(),
+               m["reference"].get<std::string>(), m["fast"].get<std::string>(), number_text(m["margin"]),
+               m["excused"].get<bool>() ? "<=" : "vs", number_text(m["bound"]), m["unit"].get<std::string>(),
+               m["excused"].get<bool>() ? "excused: boundary" : "not excused");
+  for (const auto& e : c["errors"])
+    fmt::print("    {:<18} error {} {} bound {} {}\n", e["field"].get<std::string>(), number_text(e["error"]),
+               e["within"].get<bool>() ? "<=" : "> ", number_text(e["bound"]), e["unit"].get<std::string>());
+  for (const auto& d : c["decisions"])
+    fmt::print("    decision {:<9} {} (margin {}, bound {} {})\n", d["decision"].get<std::string>(),
+               d["value"].get<std::string>(), number_text(d["margin"]), number_text(d["bound"]),
+               d["unit"].get<std::string>());
+  if (c.contains("false_positive")) fmt::print("    false positive (fast reports a contact that is not there)\n");
+  if (c.contains("explain")) print_explain(c["explain"]);
+  if (c.contains("note")) fmt::print("    note: {}\n", c["note"].get<std::string>());
+  fmt::print("    reference {}\n    fast      {}\n", r["reference"].dump(), r["fast"].dump());
+}
+
+constexpr const char* verdict_names[] = {"agree", "boundary", "false_positive", "wrong", "out_of_domain"};
+
+// --only a,b: the verdicts to show (empty: all).
+std::set<std::string> parse_only(const std::string& s) {
+  std::set<std::string> out;
+  std::istringstream in(s);
+  for (std::string v; std::getline(in, v, ',');) {
+    if (std::find(std::begin(verdict_names), std::end(verdict_names), v) == std::end(verdict_names))
+      throw UsageError(fmt::format("--only: unknown verdict \"{}\" ({})", v, fmt::join(verdict_names, ", ")));
+    out.insert(v);
+  }
+  return out;
+}
+
 std::string self_dir() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -225,13 +283,15 @@ int cli_main(int argc, char** argv) {
   std::string json_out = "results/check.json", shard, input, scenario_name, out_dir = "results/run";
   std::string bench_out = "results/bench.json";
   std::vector<std::string> params, merge_inputs;
-  std::string variant = "both", plugin_path;
+  std::string variant = "both", plugin_path, only, compare_old, compare_new;
   std::optional<unsigned> shards_option;
+  CompareOptions compare_opts;
   bool quiet = false, no_canonical = false, planted = false;
   double min_time = 0.05;
   int repetitions = 1;
 
   auto* list = app.add_subcommand("list", "families, canonical cases, generators, scenarios");
+  list->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
   auto* check = app.add_subcommand("check", "run reference and fast, compare, write JSON");
   check->add_option("--family", family_names, "family (repeatable; default: all)");
   check->add_option("--n", opts.n, "generated queries, half random, half degenerate")->capture_default_str();
@@ -255,17 +315,26 @@ int cli_main(int argc, char** argv) {
   eval->add_option("--input", input, "JSON Lines file, one query per line")->required();
   eval->add_option("--json", json_out, "also write the per-query records here");
   eval->add_option("--plugin", plugin_path, "shared library with your kernel, evaluated in place of fast");
+  eval->add_option("--only", only, "show only these verdicts, e.g. wrong,boundary (the summary counts all)");
+  eval->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
   auto* bench = app.add_subcommand("bench", "Google Benchmark of every pair (and peers)");
   bench->add_option("--family", family_names, "family (repeatable; default: all)");
   bench->add_option("--json", bench_out, "output file")->capture_default_str();
   bench->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str();
   bench->add_option("--repetitions", repetitions, "repetitions (aggregates reported)");
   bench->add_option("--plugin", plugin_path, "shared library with your kernel, timed as <family>/<case>/plugin; needs one --family");
+  bench->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
   auto* run = app.add_subcommand("run", "time series of a canonical scenario");
   run->add_option("scenario", scenario_name, "scenario name (see `contactbench list`)")->required();
   run->add_option("--out-dir", out_dir, "output folder")->capture_default_str();
   run->add_option("--variant", variant, "fast, reference or both")->capture_default_str();
   run->add_option("--param", params, "key=value, scenario-specific (repeatable)");
+  run->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
+  auto* compare = app.add_subcommand("compare", "what got worse between two check or two bench results (exit 1)");
+  compare->add_option("old", compare_old, "OLD.json (check or bench output)")->required();
+  compare->add_option("new", compare_new, "NEW.json, same kind")->required();
+  compare->add_option("--max-slowdown", compare_opts.max_slowdown,
+                      "bench: CPU time ratio NEW/OLD above 1 + this is a regression")->capture_default_str();
   auto* report = app.add_subcommand("report", "check + bench + every scenario, then the HTML report");
   report->add_option("--n", opts.n, "generated queries per family")->capture_default_str();
   report->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str();
@@ -348,20 +417,38 @@ int cli_main(int argc, char** argv) {
       if (family_names.size() != 1) throw UsageError("eval takes exactly one --family");
       const Family* f = select_families(family_names).front();
       opts.plugin = load();
+      const auto shown = parse_only(only);
       const auto records = f->eval(input, opts);
       int rc = 0;
+      std::map<std::string, std::uint64_t> counts;
+      nlohmann::json kept = nlohmann::json::array();
       for (const auto& r : records) {
-        fmt::print("line {}: {} — {}\n", r["line"].get<std::uint64_t>(), r["verdict"].get<std::string>(),
-                   r["detail"].get<std::string>());
-        fmt::print("    reference {}\n    fast      {}\n", r["reference"].dump(), r["fast"].dump());
-        if (r["verdict"] == "wrong") rc = 1;
+        const std::string v = r["verdict"].get<std::string>();
+        ++counts[v];
+        if (v == "wrong") rc = 1;
+        if (!shown.empty() && !shown.count(v)) continue;
+        print_eval_record(r);
+        kept.push_back(r);
       }
-      if (eval->count("--json")) write_json(json_out, {{"schema", "contactbench.eval/1"}, {"context", run_context()}, {"family", f->name}, {"records", records}});
+      std::string summary = fmt::format("{} queries:", records.size());
+      for (const char* v : verdict_names)
+        summary += fmt::format("{} {} {}", v == verdict_names[0] ? "" : ",", v, counts[v]);
+      if (!shown.empty()) summary += fmt::format(" (shown: {})", fmt::join(shown, ","));
+      fmt::print("{}\n", summary);
+      if (eval->count("--json")) {
+        nlohmann::json c = nlohmann::json::object();
+        for (const auto& [v, n] : counts) c[v] = n;
+        write_json(json_out, {{"schema", "contactbench.eval/1"}, {"context", run_context()}, {"family", f->name},
+                              {"counts", c}, {"records", kept}});
+      }
       return rc;
     }
+    if (*compare) return compare_files(compare_old, compare_new, compare_opts);
     if (*bench) {
       for (const auto& n : family_names) select_families({n});
       if (!plugin_path.empty()) load();  // a bad plugin: one line here, before the benchmark runs
+      // The benchmark executable reads the data sets from $CONTACTBENCH_SHARED.
+      if (bench->count("--shared")) setenv("CONTACTBENCH_SHARED", opts.shared_dir.c_str(), 1);
       return run_bench(family_names, bench_out, min_time, repetitions, plugin_path);
     }
     if (*run) {

@@ -33,18 +33,25 @@ Verdict judge(const Comparison& c, Agreement agreement) {
   return agreement == Agreement::conservative ? Verdict::false_positive : Verdict::wrong;
 }
 
+namespace {
+// " × longest edge" or "" when the unit is empty.
+std::string with_unit(const char* unit) { return unit && *unit ? fmt::format(" {}", unit) : ""; }
+bool within(double error, double bound) { return std::isfinite(bound) && std::abs(error) <= bound; }
+}  // namespace
+
 std::string describe(const Comparison& c) {
   std::string out;
   auto sep = [&] { if (!out.empty()) out += "; "; };
   for (const auto& m : c.mismatches) {
     sep();
-    out += fmt::format("{}: reference {} fast {}, margin {:.3g} {} bound {:.3g}", m.field,
-                       m.reference, m.fast, m.margin, m.margin <= m.bound ? "<=" : ">", m.bound);
+    out += fmt::format("{}: reference {} fast {}, margin {:.3g} {} bound {:.3g}{}", m.field,
+                       m.reference, m.fast, m.margin, m.margin <= m.bound ? "<=" : ">", m.bound,
+                       with_unit(m.unit));
   }
   for (const auto& e : c.errors)
-    if (!std::isfinite(e.bound) || !(std::abs(e.error) <= e.bound)) {
+    if (!within(e.error, e.bound)) {
       sep();
-      out += fmt::format("{}: error {:.3g} > bound {:.3g}", e.field, e.error, e.bound);
+      out += fmt::format("{}: error {:.3g} > bound {:.3g}{}", e.field, e.error, e.bound, with_unit(e.unit));
     }
   if (c.false_positive) {
     sep();
@@ -55,6 +62,35 @@ std::string describe(const Comparison& c) {
     out += c.note;
   }
   return out.empty() ? "agree" : out;
+}
+
+nlohmann::json json_number(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+}
+
+nlohmann::json comparison_json(const Comparison& c, Agreement agreement) {
+  nlohmann::json mismatches = nlohmann::json::array(), errors = nlohmann::json::array(),
+                 decisions = nlohmann::json::array();
+  for (const auto& m : c.mismatches)
+    mismatches.push_back({{"field", m.field}, {"reference", m.reference}, {"fast", m.fast},
+                          {"margin", json_number(m.margin)}, {"bound", json_number(m.bound)},
+                          {"unit", m.unit},
+                          // judge's rule 2: within the bound, and the class allows boundaries
+                          {"excused", agreement != Agreement::exact && std::isfinite(m.bound) &&
+                                          m.margin <= m.bound}});
+  for (const auto& e : c.errors)
+    errors.push_back({{"field", e.field}, {"error", json_number(e.error)},
+                      {"bound", json_number(e.bound)}, {"unit", e.unit},
+                      {"within", within(e.error, e.bound)}});
+  for (const auto& d : c.decisions)
+    decisions.push_back({{"decision", d.name}, {"value", d.value}, {"margin", json_number(d.margin)},
+                         {"bound", json_number(d.bound)}, {"unit", d.unit}});
+  nlohmann::json out = {{"mismatches", mismatches}, {"errors", errors}, {"decisions", decisions}};
+  if (c.false_positive) out["false_positive"] = true;
+  if (c.explain) out["explain"] = c.explain();
+  if (!c.note.empty()) out["note"] = c.note;
+  return out;
 }
 
 // The coverage of a family's decisions against its declared decision space: every value no

@@ -54,42 +54,52 @@ const char* to_string(Agreement a);
 
 // What one comparison of reference and fast found. Fields are filled by the family's
 // compare(); judge() applies the rule of DESIGN.md under the family's agreement class.
+// Every margin, bound and error carries its unit (a string literal, e.g. "× longest edge",
+// "ULP", "rad"): `eval` prints it beside each number and writes it to the JSON record.
 struct Comparison {
   struct Mismatch {
     std::string field, reference, fast;
-    double margin;  // reference's exact margin of this decision, in the family's unit
+    double margin;  // reference's exact margin of this decision, in `unit`
     double bound;   // fast variant's stated error bound for it, same unit
+    const char* unit = "";
   };
   struct FieldError {
     std::string field;
-    double error;  // |fast - reference| in the field's unit (scale-relative or ULPs)
+    double error;  // |fast - reference| in `unit` (scale-relative or ULPs)
     double bound;  // stated bound in that unit
+    const char* unit = "";
   };
   // One discrete decision the reference took, for the coverage table: its value, the
   // reference's exact margin of it (0: exactly on a boundary) and the fast variant's stated
-  // bound for it, both in the family's unit for that decision.
+  // bound for it, both in `unit`.
   struct Decision {
     std::string name, value;
     double margin, bound;
+    const char* unit = "";
   };
   std::vector<Mismatch> mismatches;
   std::vector<FieldError> errors;
   std::vector<Decision> decisions;
   bool false_positive = false;  // conservative families: fast reports what is not there
   std::string note;             // extra detail for examples
+  // What else explains this query's verdict, family-specific (eval shows it; empty: nothing),
+  // e.g. for ccd the exact separation, the conditioning in the bound, cut_short, ground truth.
+  // Built only when a record is written: check judges millions of queries and needs none.
+  std::function<nlohmann::json()> explain;
 
-  // Records a discrete field; only a difference is kept.
+  // Records a discrete field; only a difference is kept. `unit`: a string literal.
   template <class T>
-  void discrete(std::string field, const T& ref, const T& fast, double margin, double bound) {
+  void discrete(std::string field, const T& ref, const T& fast, double margin, double bound,
+                const char* unit) {
     if (ref == fast) return;
     mismatches.push_back({std::move(field), fmt::format("{}", ref), fmt::format("{}", fast),
-                          margin, bound});
+                          margin, bound, unit});
   }
-  void continuous(std::string field, double error, double bound) {
-    errors.push_back({std::move(field), error, bound});
+  void continuous(std::string field, double error, double bound, const char* unit) {
+    errors.push_back({std::move(field), error, bound, unit});
   }
-  void reached(std::string name, std::string value, double margin, double bound) {
-    decisions.push_back({std::move(name), std::move(value), margin, bound});
+  void reached(std::string name, std::string value, double margin, double bound, const char* unit) {
+    decisions.push_back({std::move(name), std::move(value), margin, bound, unit});
   }
 };
 
@@ -259,12 +269,23 @@ std::vector<Evaluation<P>> evaluate(const std::vector<typename P::Query>& querie
   return out;
 }
 
-// {"verdict", "detail", "query", "reference", "fast"} of one evaluation (fast null when not run).
+// A number for a JSON record: finite doubles as numbers, the rest as "inf", "-inf", "nan"
+// (JSON has no such numbers; nlohmann would write null).
+nlohmann::json json_number(double v);
+
+// The comparison, field by field, with numbers and units: {"mismatches": [{field, reference,
+// fast, margin, bound, unit, excused}], "errors": [{field, error, bound, unit, within}],
+// "decisions": [{decision, value, margin, bound, unit}]} plus "explain" and "note" when set.
+nlohmann::json comparison_json(const Comparison& c, Agreement agreement);
+
+// {"verdict", "detail", "query", "reference", "fast", "comparison"} of one evaluation (fast
+// null when not run; "comparison" as comparison_json).
 template <class P>
 nlohmann::json to_json(const typename P::Query& q, const Evaluation<P>& e) {
   return {{"verdict", to_string(e.verdict)}, {"detail", describe(e.comparison)},
           {"query", P::query_to_json(q)}, {"reference", P::result_to_json(e.reference)},
-          {"fast", e.fast ? P::result_to_json(*e.fast) : nlohmann::json()}};
+          {"fast", e.fast ? P::result_to_json(*e.fast) : nlohmann::json()},
+          {"comparison", comparison_json(e.comparison, P::agreement)}};
 }
 
 struct BenchOptions {

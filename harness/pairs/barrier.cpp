@@ -14,11 +14,11 @@ Comparison BarrierPair::compare_with(const Query& q, const Result& ref, const Re
   // at d = d̂), stated bound 0. A mismatch is never excused, not even at d = d̂ where the
   // rule is inactive: bound -1.
   const double margin = reference::barrier_active_margin(q);
-  c.reached("active", ref.active ? "active" : "inactive", margin, 0.0);
-  c.discrete("active", ref.active, fast.active, margin, -1.0);
-  c.continuous("value_ulp", ulp_error(fast.value, ref.value), bounds.value_ulp);
-  c.continuous("gradient_ulp", ulp_error(fast.gradient, ref.gradient), bounds.gradient_ulp);
-  c.continuous("hessian_ulp", ulp_error(fast.hessian, ref.hessian), bounds.hessian_ulp);
+  c.reached("active", ref.active ? "active" : "inactive", margin, 0.0, "× d̂");
+  c.discrete("active", ref.active, fast.active, margin, -1.0, "× d̂");
+  c.continuous("value_ulp", ulp_error(fast.value, ref.value), bounds.value_ulp, "ULP");
+  c.continuous("gradient_ulp", ulp_error(fast.gradient, ref.gradient), bounds.gradient_ulp, "ULP");
+  c.continuous("hessian_ulp", ulp_error(fast.hessian, ref.hessian), bounds.hessian_ulp, "ULP");
   return c;
 }
 

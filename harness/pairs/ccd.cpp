@@ -91,22 +91,23 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
   Comparison c;
   // The reference's decisions, for the coverage table.
   if (ref.hit) {
-    c.reached("hit", "hit", 1 - ref.toi, 0.0);
+    c.reached("hit", "hit", 1 - ref.toi, 0.0, "time (step = 1)");
     const bool t0 = ref.toi_up == 0, t1 = ref.toi == 1;
     c.reached("toi", t0 ? "t0" : (t1 ? "t1" : "interior"),
-              t0 || t1 ? 0.0 : std::min(ref.toi_up, 1 - ref.toi), bounds.toi_gap);
-    c.reached("feature", cases::to_string(ref.feature), ref.feature_margin, excuse_below);
+              t0 || t1 ? 0.0 : std::min(ref.toi_up, 1 - ref.toi), bounds.toi_gap, "time (step = 1)");
+    c.reached("feature", cases::to_string(ref.feature), ref.feature_margin, excuse_below, "× ccd scale");
   } else {
     if (sep < 0) sep = reference::ccd_separation_of_miss(q);
     // A miss is decided exactly, so its margin is positive even where the long-double
     // estimate rounds to 0 (separations below ~2^-64 of the scale).
-    c.reached("hit", "miss", std::max(sep, std::numeric_limits<double>::denorm_min()), excuse_below);
+    c.reached("hit", "miss", std::max(sep, std::numeric_limits<double>::denorm_min()),
+              excuse_below, "× ccd scale");
   }
   if (q.ground_truth >= 0 && (q.ground_truth == 1) != ref.hit)
     c.mismatches.push_back({"reference_vs_ground_truth",
                             fmt::format("{} but ground truth is {}", ref.hit, q.ground_truth == 1),
-                            fmt::format("{}", fast.hit), inf, 0.0});
-  if (ref.hit && !fast.hit) c.discrete("hit", ref.hit, fast.hit, inf, 0.0);
+                            fmt::format("{}", fast.hit), inf, 0.0, "(never excused)"});
+  if (ref.hit && !fast.hit) c.discrete("hit", ref.hit, fast.hit, inf, 0.0, "(a miss is never excused)");
   if (!ref.hit && fast.hit) {
     if (fast.cut_short) {
       c.false_positive = true;
@@ -115,16 +116,16 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
       c.false_positive = true;
       c.note = fmt::format("separation {:.3g} <= {:.3g}", sep, excuse_below);
     } else {
-      c.mismatches.push_back({"hit", "false", "true (not cut short)", sep, excuse_below});
+      c.mismatches.push_back({"hit", "false", "true (not cut short)", sep, excuse_below, "× ccd scale"});
     }
   }
   if (ref.hit && fast.hit) {
     if (!(fast.toi <= ref.toi))
       c.mismatches.push_back({"toi_lower_bound", fmt::format("{:a}", ref.toi),
-                              fmt::format("{:a}", fast.toi), inf, 0.0});
+                              fmt::format("{:a}", fast.toi), inf, 0.0, "(never excused)"});
     const double gap = ref.toi - fast.toi;
     if (!(gap > bounds.toi_gap)) {
-      c.continuous("toi_gap", gap, bounds.toi_gap);
+      c.continuous("toi_gap", gap, bounds.toi_gap, "time (step = 1)");
     } else if (fast.cut_short) {
       c.false_positive = true;  // an earlier contact that is not there
       c.note = fmt::format("toi {:.17g} early by {:.3g}: search cut short", fast.toi, gap);
@@ -132,10 +133,35 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
       // Early stop at a near contact: the primitives must be within the resolution bound at
       // the fast toi (distance there / scale, an upper estimate like the separation).
       c.continuous("toi_early_distance",
-                   reference::ccd_distance_at(q, fast.toi) / cases::ccd_scale(q), excuse_below);
+                   reference::ccd_distance_at(q, fast.toi) / cases::ccd_scale(q), excuse_below,
+                   "× ccd scale");
       c.note = fmt::format("toi {:.17g} early by {:.3g}", fast.toi, gap);
     }
   }
+  // What a user needs to judge the hard case: the separation the false-positive rule used,
+  // the conditioning behind the stated bound (ccd_separation_bound_at = 2^-38 kappa, kappa
+  // clamped to [4, 2^16], so kappa is recovered exactly), the cut-short flag, the ground truth.
+  const double at = fast.hit ? fast.toi : 0.0, kappa = bounds.separation * 0x1p38;
+  const double separation = ref.hit ? 0.0 : sep, scale = cases::ccd_scale(q);
+  const bool cut_short = fast.cut_short;
+  const int ground_truth = q.ground_truth;
+  c.explain = [=] {
+    return nlohmann::json{
+        {"scale", {{"value", json_number(scale)}, {"unit", "length (query units)"},
+                   {"what", "ccd scale: the largest |coordinate|; the unit of the distances below"}}},
+        {"separation", {{"value", json_number(separation)}, {"unit", "× ccd scale"},
+                        {"what", "minimum distance over the step (0 for a hit); exact decision, "
+                                 "distance a long-double upper estimate (~2^-60 of the scale)"}}},
+        {"excused_below", {{"value", json_number(excuse_below)}, {"unit", "× ccd scale"},
+                           {"what", "a false positive is excused when the separation is at most this: "
+                                    "half the stated bound 2^-38·kappa at the fast toi"}}},
+        {"conditioning", {{"kappa", json_number(kappa)},
+                          {"at_t", json_number(at)}, {"clamped_to", {4.0, 65536.0}},
+                          {"what", "scale over the smallest altitude (vertex-face) or over "
+                                   "min edge length × sin(angle) (edge-edge) at t"}}},
+        {"cut_short", cut_short},
+        {"ground_truth", ground_truth < 0 ? nlohmann::json("not supplied") : nlohmann::json(ground_truth)}};
+  };
   return c;
 }
 

@@ -12,16 +12,17 @@ Comparison ClosestFeaturePair::compare_with(const Query& q, const Result& ref, c
   const double margin = ref.region == fast.region
                             ? ref.margin
                             : reference::closest_feature_distance_to_region(q, fast.region);
-  c.reached("region", cases::to_string(ref.region), ref.margin, bounds.decision);
+  c.reached("region", cases::to_string(ref.region), ref.margin, bounds.decision, "× longest edge");
   c.discrete("region", std::string(cases::to_string(ref.region)),
-             std::string(cases::to_string(fast.region)), margin, bounds.decision);
+             std::string(cases::to_string(fast.region)), margin, bounds.decision, "× longest edge");
   // Constructions: the tight bound when the regions agree, the decision bound on top when
   // fast's region is an excused neighbour.
   const bool same = ref.region == fast.region;
   c.continuous("point", (fast.point - ref.point).norm() / L,
-               same ? bounds.point : bounds.point_across);
+               same ? bounds.point : bounds.point_across, "× longest edge");
   c.continuous("squared_distance", std::abs(fast.squared_distance - ref.squared_distance) / (L * L),
-               same ? bounds.squared_distance : bounds.squared_distance_across);
+               same ? bounds.squared_distance : bounds.squared_distance_across,
+               "× longest edge²");
   return c;
 }
 

@@ -43,29 +43,29 @@ Comparison EdgeSmoothingPair::compare_with(const Query& q, const Result& ref, co
   const double region_bound = fast::closest_feature_bounds(cq).decision;
 
   // Coverage: every decision the reference took, with its exact margin and the stated bound.
-  c.reached("region", cases::to_string(ref.region), ref.region_margin, region_bound);
-  c.reached("side", std::to_string(ref.side), ref.side_margin, b.length);
-  c.reached("centre_on_facet", ref.centre_on_facet ? "true" : "false", ref.on_facet_margin, b.on_facet);
+  c.reached("region", cases::to_string(ref.region), ref.region_margin, region_bound, "× longest edge");
+  c.reached("side", std::to_string(ref.side), ref.side_margin, b.length, "length (query units)");
+  c.reached("centre_on_facet", ref.centre_on_facet ? "true" : "false", ref.on_facet_margin, b.on_facet, "length (query units)");
   if (!ref.centre_on_facet) {
     const bool cone = ref.zone == cases::Zone::vertex_cone;
     // none and vertex_cone follow from the region and the mesh's topology (no margin of their
     // own; the region's is reported there); blue/red/green by their exact interval distance.
-    c.reached("zone", cases::to_string(ref.zone), ref.zone_margin, b.angle);
+    c.reached("zone", cases::to_string(ref.zone), ref.zone_margin, b.angle, "cosine");
     if (ref.zone != cases::Zone::none)
       c.reached("adjusted", ref.adjusted ? "true" : "false", cone ? ref.cone_margin : ref.zone_margin,
-                cone ? b.cone : b.angle);
+                cone ? b.cone : b.angle, cone ? "rad" : "cosine");
     if (cone && ref.adjusted) {
-      c.reached("polar", ref.polar ? "true" : "false", ref.polar_margin, b.cone);
-      c.reached("cone_feature", cone_kind(ref), ref.feature_margin, b.cone);
+      c.reached("polar", ref.polar ? "true" : "false", ref.polar_margin, b.cone, "unit-vector distance");
+      c.reached("cone_feature", cone_kind(ref), ref.feature_margin, b.cone, "unit-vector distance");
     }
   }
 
   // Overlap = radius - |centre - closest point| does not depend on any decision below (not
   // even the region: the distance is continuous across regions), so it is always compared.
-  c.continuous("overlap", std::abs(fast.overlap - ref.overlap) / L, b.overlap / L);
+  c.continuous("overlap", std::abs(fast.overlap - ref.overlap) / L, b.overlap / L, "× largest |coordinate|");
   // Whatever the decisions, n' is a unit vector: a NaN or zero normal is never an answer.
   c.continuous("normal_unit", std::abs(fast.normal.norm() - 1),
-               8 * std::numeric_limits<double>::epsilon());
+               8 * std::numeric_limits<double>::epsilon(), "|norm − 1|");
 
   // Discrete fields in decision order; after a mismatch the later fields follow different
   // rules and are not compared. A mismatch is excused only by the exact margin of the value
@@ -76,29 +76,29 @@ Comparison EdgeSmoothingPair::compare_with(const Query& q, const Result& ref, co
   if (ref.region != fast.region)
     c.discrete("region", std::string(cases::to_string(ref.region)),
                std::string(cases::to_string(fast.region)),
-               reference::closest_feature_distance_to_region(cq, fast.region), region_bound);
+               reference::closest_feature_distance_to_region(cq, fast.region), region_bound, "× longest edge");
   if (!agree()) return c;
   // Side: the distance to the facet's plane is the distance to either other side value.
-  c.discrete("side", ref.side, fast.side, ref.side_margin, b.length);
+  c.discrete("side", ref.side, fast.side, ref.side_margin, b.length, "length (query units)");
   if (!agree()) return c;
   // n undefined (centre at its closest point) is an explicit state, decided before the zone.
   c.discrete("centre_on_facet", ref.centre_on_facet, fast.centre_on_facet, ref.on_facet_margin,
-             b.on_facet);
+             b.on_facet, "length (query units)");
   if (!agree()) return c;
   if (ref.zone != fast.zone)
     c.discrete("zone", std::string(cases::to_string(ref.zone)),
                std::string(cases::to_string(fast.zone)),
-               reference::edge_smoothing_zone_distance(q, fast.zone), b.angle);
+               reference::edge_smoothing_zone_distance(q, fast.zone), b.angle, "cosine");
   if (!agree()) return c;
   // Equal zones: adjusted differs only inside a vertex cone (in or out of the cone: the
   // distance of d/|d| to the cone's boundary is the distance to the other state).
   const bool cone = ref.zone == cases::Zone::vertex_cone;
   c.discrete("adjusted", ref.adjusted, fast.adjusted, cone ? ref.cone_margin : ref.zone_margin,
-             cone ? b.cone : b.angle);
+             cone ? b.cone : b.angle, cone ? "rad" : "cosine");
   if (!agree()) return c;
   double condition = 1;  // the smooth piece's conditioning (finite by construction)
   if (ref.zone == cases::Zone::vertex_cone && ref.adjusted) {
-    c.discrete("polar", ref.polar, fast.polar, ref.polar_margin, b.cone);
+    c.discrete("polar", ref.polar, fast.polar, ref.polar_margin, b.cone, "unit-vector distance");
     if (!agree()) return c;
     // The piece of the cone n' comes from. Margin, for the piece the fast variant claimed: in
     // the polar case the reference's exact gap to its generator (so a clearly worse generator
@@ -113,7 +113,7 @@ Comparison EdgeSmoothingPair::compare_with(const Query& q, const Result& ref, co
                fast.cone_j < 0)
         margin = ref.generator_gap[fast.cone_i];
       c.discrete("cone_feature", fmt::format("{},{}", ref.cone_i, ref.cone_j),
-                 fmt::format("{},{}", fast.cone_i, fast.cone_j), margin, b.cone);
+                 fmt::format("{},{}", fast.cone_i, fast.cone_j), margin, b.cone, "unit-vector distance");
     }
     if (!agree()) return c;
     condition = ref.condition;
@@ -123,9 +123,10 @@ Comparison EdgeSmoothingPair::compare_with(const Query& q, const Result& ref, co
   // accurately (fast::facet_unit_normal): its own, much smaller bound.
   const bool face = ref.region == cases::Region::face && !ref.centre_on_facet;
   const double normal_bound = face ? b.face : cone ? b.cone * condition : b.angle;
-  c.continuous("normal", (fast.normal - ref.normal).norm(), normal_bound);
+  c.continuous("normal", (fast.normal - ref.normal).norm(), normal_bound, "unit-vector distance");
   // The point moves with n' times |centre - feature| <= M.
-  c.continuous("point", (fast.point - ref.point).norm() / L, (b.point + b.reach * normal_bound) / L);
+  c.continuous("point", (fast.point - ref.point).norm() / L, (b.point + b.reach * normal_bound) / L,
+               "× largest |coordinate|");
   return c;
 }
 

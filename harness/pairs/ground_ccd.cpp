@@ -21,15 +21,16 @@ Comparison GroundCcdPair::compare_with(const Query& q, const Result& ref, const 
   // `direction` of each node: approaching (p < 0), resting (p = 0: margin 0), receding;
   // decided exactly by fast too (bound 0).
   c.reached("binding", ref.binding < 0 ? "cap" : ref.margin == 0 ? "tie" : "unique", ref.margin,
-            bounds.binding_margin);
+            bounds.binding_margin, "relative gap of candidates");
   for (std::size_t i = 0; i < q.y.size(); ++i)
     c.reached("direction", q.py[i] < 0 ? "approaching" : q.py[i] == 0 ? "resting" : "receding",
-              reference::ground_ccd_direction_margin(q, i), 0.0);
+              reference::ground_ccd_direction_margin(q, i), 0.0,
+              "× node height");
   const double margin = ref.binding == fast.binding
                             ? ref.margin
                             : reference::ground_ccd_candidate_gap(q, ref.binding, fast.binding);
-  c.discrete("binding", ref.binding, fast.binding, margin, bounds.binding_margin);
-  c.continuous("alpha_ulp", ulp_error(fast.alpha, ref.alpha), bounds.alpha_ulp);
+  c.discrete("binding", ref.binding, fast.binding, margin, bounds.binding_margin, "relative gap of candidates");
+  c.continuous("alpha_ulp", ulp_error(fast.alpha, ref.alpha), bounds.alpha_ulp, "ULP");
   return c;
 }
 

@@ -29,6 +29,15 @@ std::vector<DecisionSpace> PfcResolutionPair::decision_space() {
 
 namespace {
 
+// The unit of a decision's margin and bound (fast/pfc_resolution.hpp): distances over the
+// radius R, squared distances over R², angles as cosines.
+const char* unit_of(std::string_view name) {
+  if (name == "overlap" || name == "order") return "× radius²";
+  if (name == "angle") return "cosine";
+  if (name == "link") return "(none: from the regions)";
+  return "× radius";
+}
+
 double bound_of(std::string_view name, const fast::PfcResolutionBounds& b) {
   if (name == "side") return b.side;
   if (name == "region") return b.region;
@@ -76,13 +85,16 @@ Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, co
   Comparison c;
   for (const auto& d : ref.decisions)
     if (d.name != "link")
-      c.reached(std::string(d.name), std::string(d.value), d.margin, bound_of(d.name, bounds));
+      c.reached(std::string(d.name), std::string(d.value), d.margin, bound_of(d.name, bounds),
+                unit_of(d.name));
     else
-      c.reached(std::string(d.name), std::string(d.value), d.margin, 0);
+      c.reached(std::string(d.name), std::string(d.value), d.margin, 0, unit_of(d.name));
   for (const auto& ct : ref.contacts)
     if (ct.active)
-      c.reached("inherit", cases::to_string(ct.why), std::numeric_limits<double>::infinity(), 0);
+      c.reached("inherit", cases::to_string(ct.why), std::numeric_limits<double>::infinity(), 0,
+                "(none: from angle and plane)");
   double margin = std::numeric_limits<double>::infinity(), bound = 0;
+  const char* unit = "(no divergent decision)";
   for (std::size_t k = 0; k < ref.decisions.size(); ++k) {
     const auto& a = ref.decisions[k];
     const bool same = k < fast.decisions.size() && a.name == fast.decisions[k].name &&
@@ -91,12 +103,13 @@ Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, co
     if (same) continue;
     margin = a.margin;
     bound = a.name == "link" ? 0 : bound_of(a.name, bounds);
+    unit = unit_of(a.name);
     break;
   }
-  c.discrete("contacts", contacts_of(ref), contacts_of(fast), margin, bound);
-  c.discrete("links", links_of(ref), links_of(fast), margin, bound);
-  c.discrete("active", active_of(ref), active_of(fast), margin, bound);
-  c.discrete("proximity", proximity_of(ref), proximity_of(fast), margin, bound);
+  c.discrete("contacts", contacts_of(ref), contacts_of(fast), margin, bound, unit);
+  c.discrete("links", links_of(ref), links_of(fast), margin, bound, unit);
+  c.discrete("active", active_of(ref), active_of(fast), margin, bound, unit);
+  c.discrete("proximity", proximity_of(ref), proximity_of(fast), margin, bound, unit);
 
   // Constructions of the contacts both list (relative to R; normals absolute).
   constexpr double u = 0x1p-53;
@@ -115,11 +128,11 @@ Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, co
     for (const auto& b : fast.contacts) {
       if (a.facet != b.facet) continue;
       const double d = R - a.overlap, bu = overlap_bound(d), bn = normal_bound(d);
-      c.continuous("wall_point", (a.wall_point - b.wall_point).norm() / R, bounds.point);
-      c.continuous("overlap", std::abs(a.overlap - b.overlap) / R, bu);
-      c.continuous("normal", (a.normal - b.normal).norm(), bn);
+      c.continuous("wall_point", (a.wall_point - b.wall_point).norm() / R, bounds.point, "× radius");
+      c.continuous("overlap", std::abs(a.overlap - b.overlap) / R, bu, "× radius");
+      c.continuous("normal", (a.normal - b.normal).norm(), bn, "unit-vector distance");
       c.continuous("contact_point", (a.contact_point - b.contact_point).norm() / R,
-                   bu / 2 + (1 + bu) * bn + 4 * u * (1 + xr));
+                   bu / 2 + (1 + bu) * bn + 4 * u * (1 + xr), "× radius");
     }
   if (proximity_of(ref) == proximity_of(fast))
     for (std::size_t k = 0; k < ref.proximity.size(); ++k) {
@@ -137,10 +150,10 @@ Comparison PfcResolutionPair::compare_with(const Query& q, const Result& ref, co
           }
       const double bn = sum.norm() > 0 ? 2 * err / sum.norm() + 16 * u : 2;
       const double bu = worst_u / R + 4 * u * (1 + sum_u / R);
-      c.continuous("proximity_normal", (a.normal - b.normal).norm(), bn);
-      c.continuous("proximity_overlap", std::abs(a.overlap - b.overlap) / R, bu);
+      c.continuous("proximity_normal", (a.normal - b.normal).norm(), bn, "unit-vector distance");
+      c.continuous("proximity_overlap", std::abs(a.overlap - b.overlap) / R, bu, "× radius");
       c.continuous("proximity_contact_point", (a.contact_point - b.contact_point).norm() / R,
-                   bu / 2 + (1 + bu) * bn + 4 * u * (1 + xr));
+                   bu / 2 + (1 + bu) * bn + 4 * u * (1 + xr), "× radius");
     }
   return c;
 }

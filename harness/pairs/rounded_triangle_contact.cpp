@@ -69,42 +69,43 @@ Comparison RoundedTriangleContactPair::compare_with(const Query& q, const Result
                                                     const fast::RoundedTriangleContactBounds& b) {
   Comparison c;
   const double L = b.L;
-  c.reached("facing", ref.facing ? "facing" : "not_facing", ref.facing_margin, b.facing);
-  c.discrete("facing", ref.facing, fast.facing, ref.facing_margin, b.facing);
+  c.reached("facing", ref.facing ? "facing" : "not_facing", ref.facing_margin, b.facing, "scale-free (eq. 37)");
+  c.discrete("facing", ref.facing, fast.facing, ref.facing_margin, b.facing, "scale-free (eq. 37)");
   if (!ref.facing) {
     // A pair that fails (37) has no contact, and nothing else is computed.
-    c.discrete("contact", false, fast.contact, ref.facing_margin, b.facing);
-    c.discrete("polygon", cases::polygon_kind(0), cases::polygon_kind(fast.polygon.size()), ref.facing_margin, b.facing);
+    c.discrete("contact", false, fast.contact, ref.facing_margin, b.facing, "scale-free (eq. 37)");
+    c.discrete("polygon", cases::polygon_kind(0), cases::polygon_kind(fast.polygon.size()), ref.facing_margin, b.facing,
+               "scale-free (eq. 37)");
     return c;
   }
   if (!fast.facing) return c;  // the facing mismatch says it all
-  c.reached("spheres_overlap", ref.spheres_overlap ? "overlap" : "apart", ref.overlap_margin, b.overlap);
-  c.discrete("spheres_overlap", ref.spheres_overlap, fast.spheres_overlap, ref.overlap_margin, b.overlap);
-  c.continuous("delta_s", std::abs(fast.delta_s - ref.delta_s) / L, b.delta_s);
+  c.reached("spheres_overlap", ref.spheres_overlap ? "overlap" : "apart", ref.overlap_margin, b.overlap, "relative");
+  c.discrete("spheres_overlap", ref.spheres_overlap, fast.spheres_overlap, ref.overlap_margin, b.overlap, "relative");
+  c.continuous("delta_s", std::abs(fast.delta_s - ref.delta_s) / L, b.delta_s, "× larger radius");
 
   const auto& S = ref.polygon;
   const auto& F = fast.polygon;
   const Vec3 n = q.c2 - q.c1;
-  c.reached("polygon", cases::polygon_kind(S.size()), ref.count_margin, b.count);
-  c.discrete("polygon", cases::polygon_kind(S.size()), cases::polygon_kind(F.size()), ref.count_margin, b.count);
+  c.reached("polygon", cases::polygon_kind(S.size()), ref.count_margin, b.count, "× larger radius");
+  c.discrete("polygon", cases::polygon_kind(S.size()), cases::polygon_kind(F.size()), ref.count_margin, b.count, "× larger radius");
   if (!S.empty() && !F.empty()) {
-    c.continuous("polygon", hausdorff(S, F, n) / L, b.polygon);
+    c.continuous("polygon", hausdorff(S, F, n) / L, b.polygon, "× larger radius");
     if (S.size() == F.size())
-      c.continuous("polygon_vertices", vertex_error(S, F) / L, 2 * b.polygon / smallest_sine(S));
+      c.continuous("polygon_vertices", vertex_error(S, F) / L, 2 * b.polygon / smallest_sine(S), "× larger radius");
   }
   // Contact's margin is r_c² − h² when both have S; an S on one side only is the vertex
   // count's near miss (its margin and bound).
   const bool ref_s = !S.empty(), both = ref_s && !F.empty();
   const double h = ref_s ? std::sqrt(ref.h2) : 0;
   c.reached("contact", ref.contact ? "contact" : "no_contact", ref_s ? ref.contact_margin : ref.count_margin,
-            ref_s ? b.contact_with(h, q) : b.count);
+            ref_s ? b.contact_with(h, q) : b.count, ref_s ? "× larger radius²" : "× larger radius");
   c.discrete("contact", ref.contact, fast.contact, both ? ref.contact_margin : ref.count_margin,
-             both ? b.contact_with(h, q) : b.count);
+             both ? b.contact_with(h, q) : b.count, both ? "× larger radius²" : "× larger radius");
   if (!both) return c;
-  c.continuous("contact_point", (fast.contact_point - ref.contact_point).norm() / L, b.contact_point(h));
-  c.continuous("h2", std::abs(fast.h2 - ref.h2) / (L * L), b.h2(h));
+  c.continuous("contact_point", (fast.contact_point - ref.contact_point).norm() / L, b.contact_point(h), "× larger radius");
+  c.continuous("h2", std::abs(fast.h2 - ref.h2) / (L * L), b.h2(h), "× larger radius²");
   if (ref.contact && fast.contact)
-    c.continuous("delta_t", std::abs(fast.delta_t - ref.delta_t) / L, b.delta_t(h, q));
+    c.continuous("delta_t", std::abs(fast.delta_t - ref.delta_t) / L, b.delta_t(h, q), "× larger radius");
   return c;
 }
 

@@ -55,8 +55,8 @@ struct ToyPair : contactbench::harness::Pair<Toy> {
   }
   static Comparison compare(const Query& k, const Result& r, const Result& f) {
     Comparison c;
-    c.reached("sign", r, std::abs(static_cast<double>(k)), 0.0);
-    c.discrete("sign", r, f, std::abs(static_cast<double>(k)), 0.0);
+    c.reached("sign", r, std::abs(static_cast<double>(k)), 0.0, "units of k");
+    c.discrete("sign", r, f, std::abs(static_cast<double>(k)), 0.0, "units of k");
     return c;
   }
 };
@@ -134,27 +134,27 @@ BOOST_AUTO_TEST_CASE(comparison_rule) {
   using contactbench::harness::Agreement;
   auto judge = [](const Comparison& c) { return contactbench::harness::judge(c, Agreement::approximate); };
   Comparison agree;
-  agree.discrete("region", std::string("face"), std::string("face"), 0.5, 1e-15);
-  agree.continuous("point", 1e-17, 1e-15);
+  agree.discrete("region", std::string("face"), std::string("face"), 0.5, 1e-15, "× longest edge");
+  agree.continuous("point", 1e-17, 1e-15, "× longest edge");
   BOOST_TEST((judge(agree) == Verdict::agree));
 
   Comparison within;  // mismatch, but the query is within the fast bound of the boundary
-  within.discrete("region", std::string("face"), std::string("edge0"), 1e-16, 1e-15);
+  within.discrete("region", std::string("face"), std::string("edge0"), 1e-16, 1e-15, "× longest edge");
   BOOST_TEST((judge(within) == Verdict::boundary));
   Comparison on;  // exactly on the boundary
-  on.discrete("region", std::string("face"), std::string("edge0"), 0.0, 0.0);
+  on.discrete("region", std::string("face"), std::string("edge0"), 0.0, 0.0, "× longest edge");
   BOOST_TEST((judge(on) == Verdict::boundary));
   Comparison far;  // mismatch far from any boundary
-  far.discrete("region", std::string("face"), std::string("edge0"), 1e-3, 1e-15);
+  far.discrete("region", std::string("face"), std::string("edge0"), 1e-3, 1e-15, "× longest edge");
   BOOST_TEST((judge(far) == Verdict::wrong));
   Comparison nan_margin;
-  nan_margin.discrete("region", 1, 2, std::nan(""), 1.0);
+  nan_margin.discrete("region", 1, 2, std::nan(""), 1.0, "× longest edge");
   BOOST_TEST((judge(nan_margin) == Verdict::wrong));
   Comparison big_error;
-  big_error.continuous("point", 2e-15, 1e-15);
+  big_error.continuous("point", 2e-15, 1e-15, "× longest edge");
   BOOST_TEST((judge(big_error) == Verdict::wrong));
   Comparison nan_error;
-  nan_error.continuous("point", std::nan(""), 1e-15);
+  nan_error.continuous("point", std::nan(""), 1e-15, "× longest edge");
   BOOST_TEST((judge(nan_error) == Verdict::wrong));
   // The agreement class decides which verdicts exist: an exact family has no boundary (even
   // exactly on one, a mismatch is wrong); only a conservative family has false positives.
@@ -166,7 +166,7 @@ BOOST_AUTO_TEST_CASE(comparison_rule) {
   BOOST_TEST((contactbench::harness::judge(fp, Agreement::conservative) == Verdict::false_positive));
   BOOST_TEST((contactbench::harness::judge(fp, Agreement::approximate) == Verdict::wrong));
   BOOST_TEST((contactbench::harness::judge(fp, Agreement::exact) == Verdict::wrong));
-  fp.discrete("hit", true, false, INFINITY, 0.0);  // a miss is never excused
+  fp.discrete("hit", true, false, INFINITY, 0.0, "(never excused)");  // a miss is never excused
   BOOST_TEST((contactbench::harness::judge(fp, Agreement::conservative) == Verdict::wrong));
 }
 
