@@ -117,6 +117,13 @@ BOOST_AUTO_TEST_CASE(spheres_closed_form) {
         BOOST_TEST(r.roots[0] == r1 / r2);
       }
       BOOST_TEST(rel(r.F, (d / (r1 + r2)) * (d / (r1 + r2))) < 4e-16);
+      // Margin |√F − 1| = |d − (r1 + r2)|/(r1 + r2): the numerator is exact on the grid, the
+      // division rounds the exact margin to nearest; rounded up means the next double above.
+      if (state != "touching") {
+        const double nearest = std::abs(d - (r1 + r2)) / (r1 + r2);
+        BOOST_TEST(r.state_margin == std::nextafter(nearest, INFINITY));
+        BOOST_TEST((long double)r.state_margin * (r1 + r2) > std::abs((long double)d - r1 - r2));
+      }
       Vec3 p = q.a.centre;
       p[axis] += d * r1 / (r1 + r2);
       BOOST_TEST((r.point - p).norm() < 1e-15 * (1 + d));
