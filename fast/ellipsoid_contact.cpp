@@ -301,9 +301,13 @@ Solution solve(const cases::EllipsoidContactQuery& q, const EllipsoidSlips& slip
   if (!(s.mu > 0) || !std::isfinite(s.mu)) s.mu = mu0;
   // Polish by Newton on ψ (better conditioned than N on E's coefficients near touching).
   PwPoint pt = pw_point(s.p, s.mu);
-  for (int i = 0; i < 4 && !slips.unsafe_newton; ++i) {
-    const double next = s.mu - pt.psi / pt.dpsi;
-    if (!(next > 0 && std::abs(next - s.mu) <= 0.5 * s.mu) || std::abs(next - s.mu) <= 0x1p-51 * s.mu) break;
+  // Unguarded in size: N on E's coefficients can be far off (deep inside, κ ~ 1e11); h' = 0
+  // has one root and ψ' < 0, so Newton from any μ > 0 heads for it.
+  for (int i = 0; i < 8 && !slips.unsafe_newton; ++i) {
+    double next = s.mu - pt.psi / pt.dpsi;
+    if (!std::isfinite(next)) break;
+    if (!(next > 0)) next = s.mu / 2;
+    if (std::abs(next - s.mu) <= 0x1p-51 * s.mu) break;
     s.mu = next;
     pt = pw_point(s.p, s.mu);
   }
