@@ -1,9 +1,8 @@
 #include "fast/ellipsoid_contact.hpp"
 
-#include <Eigen/Cholesky>
-
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace contactbench::fast {
 
@@ -13,54 +12,114 @@ using cases::Vec3;
 using Poly = std::array<double, 5>;  // c[i] multiplies λ^i
 constexpr double u = 0x1p-53;
 
-// Stated-bound constants (see the header's derivation), checked on 10^6 generated queries
-// (seed 1): F, point, normal, overlap errors at most 1e-10, 6e-9, 2.5e-9, 8e-12 against
-// bounds 2^10 u·κ (κ up to 2^40); the double Sturm count alone flipped the state of very
-// flat pairs at relative gaps up to 4.8e-7 where 2^10 u·κ was 7e-8 (7×): hence the
-// cross-check against F, whose error is orders below, outside the stated gap.
-constexpr double c_state = 0x1p10, c_field = 0x1p10, c_root = 0x1p7;
+// F, point, normal and overlap bounds: c_field·u·κ (see the header), checked on 10^6
+// generated queries (seed 1).
+constexpr double c_field = 0x1p10;
 
-int degree(const Poly& p) {
+// ---- running error bounds ---------------------------------------------------------------
+// A double v and a bound e ≥ |v − x|, x the exact value of the same expression on the exact
+// inputs. v is computed by the very operations plain double evaluation performs, so a
+// template instantiated on double and on Bounded gives the kernel's doubles and, beside
+// them, their error bounds (no FMA contraction: the build targets baseline x86-64).
+struct Bounded {
+  double v = 0, e = 0;
+  Bounded() = default;
+  Bounded(double x) : v(x) {}  // NOLINT: an exact input
+  Bounded(int x) : v(x) {}     // NOLINT: an exact input
+  Bounded(double value, double error) : v(value), e(error) {}
+};
+// Rounding to nearest: |fl(x) − x| ≤ u|x| ≤ u|fl(x)|/(1 − u). The factor covers 1/(1 − u) and
+// the (at most six) roundings of e's own terms; the absolute term covers underflow (not
+// reached in the fast domain).
+double up(double x) { return x * (1 + 0x1p-50) + 0x1p-1060; }
+Bounded operator+(Bounded a, Bounded b) {
+  const double v = a.v + b.v;
+  return {v, up(a.e + b.e + u * std::abs(v))};
+}
+Bounded operator-(Bounded a, Bounded b) {
+  const double v = a.v - b.v;
+  return {v, up(a.e + b.e + u * std::abs(v))};
+}
+Bounded operator-(Bounded a) { return {-a.v, a.e}; }
+Bounded operator*(Bounded a, Bounded b) {
+  const double v = a.v * b.v;
+  return {v, up(std::abs(a.v) * b.e + std::abs(b.v) * a.e + a.e * b.e + u * std::abs(v))};
+}
+// |a/b − a.v/b.v| ≤ (|b.v| a.e + |a.v| b.e) / (|b| |b.v|), |b| ≥ |b.v| − b.e > 0.
+Bounded operator/(Bounded a, Bounded b) {
+  const double v = a.v / b.v, bv = std::abs(b.v), room = bv - b.e;
+  if (!(room > 0)) return {v, INFINITY};
+  return {v, up((bv * a.e + std::abs(a.v) * b.e) / (room * bv) * (1 + 0x1p-50) + u * std::abs(v))};
+}
+
+double value(double x) { return x; }
+double value(const Bounded& x) { return x.v; }
+// The exact value's sign equals the double's (or both are zero).
+bool sure_sign(double) { return true; }
+bool sure_sign(const Bounded& x) { return std::abs(x.v) > x.e || (x.v == 0 && x.e == 0); }
+bool sure_zero(double x) { return x == 0; }
+bool sure_zero(const Bounded& x) { return x.v == 0 && x.e == 0; }
+
+template <class T>
+using P = std::array<T, 5>;
+
+template <class T>
+int degree(const P<T>& p) {
   for (int i = 4; i >= 0; --i)
-    if (p[i] != 0) return i;
+    if (value(p[i]) != 0) return i;
   return -1;
 }
 
-double eval(const Poly& p, double x) { return (((p[4] * x + p[3]) * x + p[2]) * x + p[1]) * x + p[0]; }
-
-Poly derivative(const Poly& p) { return {p[1], 2 * p[2], 3 * p[3], 4 * p[4], 0}; }
-
-// −rem(a, b) (b of degree >= 0).
-Poly neg_remainder(Poly a, const Poly& b) {
-  const int db = degree(b);
-  for (int da = degree(a); da >= db && da >= 0; da = degree(a)) {
-    const double f = a[da] / b[db];
-    for (int i = 0; i <= db; ++i) a[da - db + i] -= f * b[i];
-    a[da] = 0;  // exact by construction
-  }
-  for (double& c : a) c = -c;
-  return a;
+// The exact polynomial has the double's degree: every coefficient above it exactly zero, the
+// leading one surely non-zero.
+bool sure_degree(const P<Bounded>& p, int d) {
+  for (int i = 4; i > d; --i)
+    if (!sure_zero(p[i])) return false;
+  return d < 0 || (sure_sign(p[d]) && p[d].v != 0);
 }
 
-int sign(double x) { return (x > 0) - (x < 0); }
+template <class T>
+P<T> derivative(const P<T>& p) {
+  return {p[1], 2 * p[2], 3 * p[3], 4 * p[4], T(0)};
+}
 
-// Distinct positive roots of E by its Sturm chain: V(0) − V(+∞).
-int sturm_positive(const Poly& e) {
-  Poly chain[5];
+// Sturm's count of the distinct positive roots of e: V(0) − V(+∞) on the chain e, e',
+// −rem(...). On Bounded, `sure` stays true only when every degree and every sign read is the
+// exact chain's: the double count is then the exact count of the exact polynomial.
+template <class T>
+int sturm_positive(const P<T>& e, bool& sure) {
+  auto deg = [&](const P<T>& p) {
+    const int d = degree(p);
+    if constexpr (std::is_same_v<T, Bounded>) sure = sure && sure_degree(p, d);
+    return d;
+  };
+  P<T> chain[5];
   int n = 0;
   chain[n++] = e;
   chain[n++] = derivative(e);
-  while (n < 5 && degree(chain[n - 1]) > 0) {
-    const Poly r = neg_remainder(chain[n - 2], chain[n - 1]);
-    if (degree(r) < 0) break;  // exactly zero: the last member is the gcd
-    chain[n++] = r;
+  while (n < 5 && deg(chain[n - 1]) > 0) {
+    // −rem(chain[n − 2], chain[n − 1]); the eliminated leading term is zero exactly.
+    P<T> a = chain[n - 2];
+    const P<T>& b = chain[n - 1];
+    const int db = deg(b);
+    const T inv = T(1) / b[db];  // one division per member
+    for (int da = deg(a); da >= db && da >= 0; da = deg(a)) {
+      const T f = a[da] * inv;
+      for (int i = 0; i < db; ++i) a[da - db + i] = a[da - db + i] - f * b[i];
+      a[da] = T(0);
+    }
+    for (T& c : a) c = -c;
+    if (deg(a) < 0) break;  // zero: the last member is the gcd
+    chain[n++] = a;
   }
   auto variations = [&](bool at_infinity) {
     int v = 0, last = 0;
     for (int i = 0; i < n; ++i) {
       const int d = degree(chain[i]);
       if (d < 0) continue;
-      const int s = sign(at_infinity ? chain[i][d] : chain[i][0]);
+      const T& c = at_infinity ? chain[i][d] : chain[i][0];
+      if constexpr (std::is_same_v<T, Bounded>) sure = sure && sure_sign(c);
+      const int s = (value(c) > 0) - (value(c) < 0);
       if (s == 0) continue;
       if (last != 0 && s != last) ++v;
       last = s;
@@ -70,11 +129,16 @@ int sturm_positive(const Poly& e) {
   return variations(false) - variations(true);
 }
 
+int sturm_positive(const Poly& e) {
+  bool ignored = true;
+  return sturm_positive<double>(e, ignored);
+}
+
 // Descartes' count of sign changes (a planted slip: an upper bound, not the count).
 int descartes(const Poly& e) {
   int v = 0, last = 0;
   for (double c : e) {
-    const int s = sign(c);
+    const int s = (c > 0) - (c < 0);
     if (s == 0) continue;
     if (last != 0 && s != last) ++v;
     last = s;
@@ -82,92 +146,265 @@ int descartes(const Poly& e) {
   return v;
 }
 
-Eigen::Matrix3d shape(const cases::Ellipsoid& e) {
-  const auto r = cases::rotation<double>(e.quaternion);
-  Eigen::Matrix3d m;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) m(i, j) = r[i][j];
-  return m * e.semi_axes.cwiseProduct(e.semi_axes).cwiseInverse().asDiagonal() * m.transpose();
+double eval(const Poly& p, double x) { return (((p[4] * x + p[3]) * x + p[2]) * x + p[1]) * x + p[0]; }
+
+// p, p', p'' at x.
+struct Taylor {
+  double v, d1, d2;
+};
+Taylor taylor(const Poly& p, double x) {
+  double v = p[4], d1 = 0, d2 = 0;
+  for (int k = 3; k >= 0; --k) d2 = d2 * x + d1, d1 = d1 * x + v, v = v * x + p[k];
+  return {v, d1, 2 * d2};
 }
 
-struct Pw {
-  double t = 0.5, F = 0;
-  Vec3 x_minus_a = Vec3::Zero();
+// ---- Perram–Wertheim in A's unit-sphere frame -------------------------------------------
+// With the pencil (K, k, κ) of cases/ellipsoid_contact.hpp, A is the unit ball at 0 and B is
+// qB(y) = yᵀKy + 2kᵀy + κ + 1 < 1. F = max over t of h(t) = min_y t|y|² + (1 − t) qB(y); with
+// μ = t/(1 − t) the minimiser is y = −(μI + K)⁻¹k and, by the Schur complement of E(μ) =
+// det(μI + C), h = φ(μ) = 1 − E(μ)/D(μ), D(μ) = (1 + μ) det(μI + K) > 0. So the maximiser is
+// the minimiser of E/D on (0, ∞): the root of N = E'D − ED', found by Newton on E's and D's
+// double coefficients (no 3×3 solve per step), then y by one solve.
+
+// t's weight and the two quadratic forms at y: F's value t·qa + (1 − t)·qb (= h(t) at
+// the minimiser), the same operations in double (the kernel) and Bounded (its certificate).
+template <class T>
+struct PwForms {
+  T qa, qb, F;
+};
+template <class T>
+PwForms<T> pw_forms(const cases::Pencil<T>& p, const std::array<T, 3>& y, const T& t) {
+  PwForms<T> r;
+  r.qa = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
+  T qb = p.kappa + 1;
+  for (int i = 0; i < 3; ++i) {
+    T row = p.K[i][0] * y[0] + p.K[i][1] * y[1] + p.K[i][2] * y[2];
+    qb = qb + y[i] * (row + 2 * p.k[i]);
+  }
+  r.qb = qb;
+  r.F = t * r.qa + (1 - t) * qb;
+  return r;
+}
+
+using Rot = std::array<std::array<double, 3>, 3>;
+// R = Q(q)/|q|² with one division (the kernel's own; the pencil's is the family's generic form).
+Rot unit_rotation(const Eigen::Vector4d& q) {
+  const double w = q[0], x = q[1], y = q[2], z = q[3];
+  const double ww = w * w, xx = x * x, yy = y * y, zz = z * z, s = 2 / (ww + xx + yy + zz);
+  const double h = s / 2;
+  return {{{(ww + xx - yy - zz) * h, (x * y - w * z) * s, (x * z + w * y) * s},
+           {(x * y + w * z) * s, (ww - xx + yy - zz) * h, (y * z - w * x) * s},
+           {(x * z - w * y) * s, (y * z + w * x) * s, (ww - xx - yy + zz) * h}}};
+}
+
+// Everything the kernel computes, kept for its bounds (which re-run it: same doubles).
+struct Solution {
+  cases::Pencil<double> p;
+  Poly e{};
+  bool coincident = false;
+  int count = -1;       // Sturm's count on e (or the slip's count)
+  double mu = 1, t = 0.5;
+  std::array<double, 3> y{};  // PW's point in A's unit-sphere frame
+  PwForms<double> forms{};
+  Rot ra{}, rb{};
+  Vec3 d = Vec3::Zero();  // c_B − c_A
+  double reach_a2 = 0, reach_b2 = 0;  // dᵀP_A d, dᵀP_B d
 };
 
-// Perram–Wertheim in world coordinates: h(t) = min_x t(x − a)ᵀP_A(x − a) + (1 − t)(x − b)ᵀP_B(x − b);
-// x − a = (1 − t) S⁻¹ P_B r, S = tP_A + (1 − t)P_B, r = b − a; h' = uᵀP_A u − vᵀP_B v
-// (u = x − a, v = x − b); S x' = P_B v − P_A u, h'' = −2 x'ᵀ S x'.
-Pw perram_wertheim(const Eigen::Matrix3d& pa, const Eigen::Matrix3d& pb, const Vec3& r, bool safeguard) {
-  Pw out;
-  double lo = 0, hi = 1, t = 0.5;
-  for (int i = 0; i < (safeguard ? 100 : 6); ++i) {
-    const Eigen::Matrix3d s = t * pa + (1 - t) * pb;
-    const Eigen::LLT<Eigen::Matrix3d> llt(s);
-    const Vec3 uu = (1 - t) * llt.solve(pb * r), v = uu - r;
-    const Vec3 pau = pa * uu, pbv = pb * v;
-    const double qa = uu.dot(pau), qb = v.dot(pbv);
-    out = {t, t * qa + (1 - t) * qb, uu};
-    const double dh = qa - qb;
-    const Vec3 xd = llt.solve(pbv - pau);
-    const double ddh = -2 * xd.dot(s * xd);
-    if (dh == 0 || !(ddh < 0)) break;
-    double next = t - dh / ddh;
+// The maximiser μ of φ: Newton on N = E'D − ED' (N < 0 left of it, > 0 right), kept in its
+// bracket; bisection (or doubling while the bracket is open) when a step leaves it. Stops at
+// a relative step of 2^-30: the polish in solve() takes it from there.
+double pw_mu(const Poly& e, const Poly& dp, double mu, bool safeguard) {
+  double lo = 0, hi = INFINITY;
+  for (int i = 0; i < (safeguard ? 200 : 6); ++i) {
+    const Taylor te = taylor(e, mu), td = taylor(dp, mu);
+    const double n = te.d1 * td.v - te.v * td.d1, dn = te.d2 * td.v - te.v * td.d2;
+    if (n == 0) break;
+    double next = mu - n / dn;
     if (safeguard) {
-      (dh > 0 ? lo : hi) = t;
-      if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
-      if (hi - lo <= 0x1p-52 || std::abs(next - t) <= 0x1p-53 * t) break;
+      if (std::abs(next - mu) <= 0x1p-30 * mu && next > 0) return next;
+      (n < 0 ? lo : hi) = mu;
+      if (!(dn > 0) || !(next > lo && next < hi)) next = hi < INFINITY ? lo + (hi - lo) / 2 : 2 * mu;
+      if (!(hi > lo * (1 + 0x1p-50))) return next;
     }
-    t = next;
-  }
-  return out;
-}
-
-// E's minimiser near mu (Newton on E').
-double minimiser(const Poly& e, double mu) {
-  const Poly d1 = derivative(e), d2 = derivative(d1);
-  for (int i = 0; i < 40; ++i) {
-    const double a = eval(d1, mu), b = eval(d2, mu);
-    if (!(b > 0)) break;
-    const double next = mu - a / b;
-    if (!(next > 0) || !std::isfinite(next)) break;
-    if (std::abs(next - mu) <= 0x1p-52 * mu) return next;
     mu = next;
   }
   return mu;
 }
 
-// The root of e in (lo, hi), e(lo) and e(hi) of opposite signs: Newton kept in the bracket.
-double bracketed_root(const Poly& e, double lo, double hi) {
-  const Poly d = derivative(e);
-  const bool rising = eval(e, lo) < 0;
-  double x = lo + (hi - lo) / 2;
-  for (int i = 0; i < 200; ++i) {
-    const double v = eval(e, x);
-    if (v == 0) return x;
-    ((v < 0) == rising ? lo : hi) = x;
-    double next = x - v / eval(d, x);
-    if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
-    if (next == x || hi - lo <= 0x1p-52 * hi) return next;
-    x = next;
-  }
-  return x;
+// y = −(μI + K)⁻¹k and ψ = qa − qb (= h'(t): zero at the maximiser), ψ' = −2(1 + μ) yᵀ(μI + K)⁻¹y
+// (from (μI + K)y' = −y and Ky + k = −μy), by LDLᵀ (backward stable: the adjugate's cofactors
+// cancel when K is ill-conditioned, flat shapes).
+struct PwPoint {
+  std::array<double, 3> y;
+  double psi, dpsi;
+};
+PwPoint pw_point(const cases::Pencil<double>& p, double mu) {
+  const auto& K = p.K;
+  const auto& k = p.k;
+  const double d0 = K[0][0] + mu, i0 = 1 / d0, l10 = K[0][1] * i0, l20 = K[0][2] * i0;
+  const double d1 = K[1][1] + mu - l10 * K[0][1], i1 = 1 / d1, c21 = K[1][2] - l20 * K[0][1], l21 = c21 * i1;
+  const double i2 = 1 / (K[2][2] + mu - l20 * K[0][2] - l21 * c21);
+  auto solve = [&](double b0, double b1, double b2) -> std::array<double, 3> {
+    const double z1 = b1 - l10 * b0, z2 = b2 - l20 * b0 - l21 * z1;
+    const double x2 = z2 * i2, x1 = z1 * i1 - l21 * x2, x0 = b0 * i0 - l10 * x1 - l20 * x2;
+    return {x0, x1, x2};
+  };
+  PwPoint r;
+  r.y = solve(-k[0], -k[1], -k[2]);
+  const auto& y = r.y;
+  const auto z = solve(y[0], y[1], y[2]);
+  double qb = p.kappa + 1;
+  for (int i = 0; i < 3; ++i) qb += y[i] * (K[i][0] * y[0] + K[i][1] * y[1] + K[i][2] * y[2] + 2 * k[i]);
+  r.psi = y[0] * y[0] + y[1] * y[1] + y[2] * y[2] - qb;
+  r.dpsi = -2 * (1 + mu) * (y[0] * z[0] + y[1] * z[1] + y[2] * z[2]);
+  return r;
 }
 
-// The state from the Sturm count, cross-checked against Perram–Wertheim's gap g = √F − 1
-// (F's error is far below the count's near-touching uncertainty): a count that contradicts
-// the sign of g beyond the stated gap `beta`, or that rounding made impossible, is overruled
-// by g. Within beta of touching the count stands.
-int state_of(const Poly& e, const EllipsoidSlips& slips, double F, double beta) {
-  Poly p = e;
-  if (slips.minus_pencil)
-    for (int i = 1; i < 5; i += 2) p[i] = -p[i];
-  const int n = slips.descartes ? descartes(p) : sturm_positive(p);
-  const int counted = n == 2 ? 0 : n == 1 ? 1 : n == 0 ? 2 : -1;
-  const double g = std::sqrt(F) - 1;
-  const int by_gap = g > 0 ? 0 : 2;
-  if (counted < 0 || (std::abs(g) > beta && counted != by_gap && !slips.descartes && !slips.minus_pencil)) return by_gap;
-  return counted;
+Solution solve(const cases::EllipsoidContactQuery& q, const EllipsoidSlips& slips) {
+  Solution s;
+  s.p = cases::pencil<double>(q);
+  s.e = cases::characteristic(s.p);
+  if (slips.descartes || slips.minus_pencil) {
+    Poly m = s.e;
+    if (slips.minus_pencil)
+      for (int i = 1; i < 5; i += 2) m[i] = -m[i];
+    s.count = slips.descartes ? descartes(m) : sturm_positive(m);
+  } else {
+    s.count = sturm_positive(s.e);
+  }
+  s.d = q.b.centre - q.a.centre;
+  s.coincident = s.d.squaredNorm() == 0;
+  s.ra = unit_rotation(q.a.quaternion);
+  if (s.coincident) {
+    s.t = 0, s.forms = {0, 0, 0};
+    return s;
+  }
+  s.rb = unit_rotation(q.b.quaternion);
+  for (int i = 0; i < 3; ++i) {
+    const double ca = (s.ra[0][i] * s.d[0] + s.ra[1][i] * s.d[1] + s.ra[2][i] * s.d[2]) / q.a.semi_axes[i];
+    const double cb = (s.rb[0][i] * s.d[0] + s.rb[1][i] * s.d[1] + s.rb[2][i] * s.d[2]) / q.b.semi_axes[i];
+    s.reach_a2 += ca * ca, s.reach_b2 += cb * cb;
+  }
+  // D = (1 + μ) det(μI + K).
+  const auto& K = s.p.K;
+  const double tr = K[0][0] + K[1][1] + K[2][2];
+  const double m2 = K[0][0] * K[1][1] - K[0][1] * K[0][1] + K[0][0] * K[2][2] - K[0][2] * K[0][2] + K[1][1] * K[2][2] -
+                    K[1][2] * K[1][2];
+  const double c00 = K[1][1] * K[2][2] - K[1][2] * K[1][2];
+  const double det = K[0][0] * c00 + K[0][1] * (K[1][2] * K[0][2] - K[0][1] * K[2][2]) +
+                     K[0][2] * (K[0][1] * K[1][2] - K[1][1] * K[0][2]);
+  const Poly dp = {det, det + m2, m2 + tr, tr + 1, 1};
+  // Start: exact for spheres (μ = r_A/r_B = √(dᵀP_B d / dᵀP_A d)); Newton from 1 for the slip.
+  const double mu0 = slips.unsafe_newton ? 1.0 : std::sqrt(s.reach_b2 / s.reach_a2);
+  s.mu = pw_mu(s.e, dp, mu0, !slips.unsafe_newton);
+  if (!(s.mu > 0) || !std::isfinite(s.mu)) s.mu = mu0;
+  // Polish by Newton on ψ (better conditioned than N on E's coefficients near touching).
+  PwPoint pt = pw_point(s.p, s.mu);
+  // Unguarded in size: N on E's coefficients can be far off (deep inside, κ ~ 1e11); h' = 0
+  // has one root and ψ' < 0, so Newton from any μ > 0 heads for it.
+  for (int i = 0; i < 8 && !slips.unsafe_newton; ++i) {
+    double next = s.mu - pt.psi / pt.dpsi;
+    if (!std::isfinite(next)) break;
+    if (!(next > 0)) next = s.mu / 2;
+    if (std::abs(next - s.mu) <= 0x1p-51 * s.mu) break;
+    s.mu = next;
+    pt = pw_point(s.p, s.mu);
+  }
+  s.t = s.mu / (1 + s.mu);
+  s.y = pt.y;
+  s.forms = pw_forms<double>(s.p, s.y, s.t);
+  return s;
+}
+
+// ---- the state's certificates ----------------------------------------------------------
+struct Certificate {
+  int state = -1;     // the exact state when a certificate holds, else −1
+  double gap = 0;     // else: a bound on the exact relative gap |√F − 1|
+  std::array<double, 5> e_error{};  // |exact E_i − e_i|
+};
+
+// (1) Sturm: the chain on E's coefficients with running bounds; when every degree and sign
+// is sure, the kernel's double count is the exact count. (2) Perram–Wertheim, at the
+// kernel's (t, y) taken as exact: F ≤ max(qA(y), qB(y)) (F = min_y max(qA, qB), minimax) and
+// F ≥ h(t) ≥ Q(y) − |∇Q(y)|²/(4 λ_min(S)), Q(y) = t qA + (1 − t) qB, S = tI + (1 − t)K,
+// λ_min(K) ≥ min(s_A)²/max(s_B)². F_lo > 1: separated; F_hi < 1 (and the kernel's F < 1):
+// overlapping. Otherwise F ∈ [F_lo, F_hi] bounds the gap.
+Certificate certify(const cases::EllipsoidContactQuery& q, const Solution& s) {
+  Certificate c;
+  const cases::Pencil<Bounded> p = cases::pencil<Bounded>(q);
+  const auto e = cases::characteristic(p);
+  for (int i = 0; i < 5; ++i) c.e_error[i] = e[i].e;
+  if (s.coincident) {  // the common centre is inside both
+    c.state = 2;
+    return c;
+  }
+  bool sure = true;
+  const int n = sturm_positive<Bounded>(e, sure);
+  if (sure && n >= 0 && n <= 2) {
+    c.state = n == 2 ? 0 : n == 1 ? 1 : 2;
+    return c;
+  }
+  const std::array<Bounded, 3> y = {s.y[0], s.y[1], s.y[2]};
+  const PwForms<Bounded> f = pw_forms<Bounded>(p, y, Bounded(s.t));
+  const Bounded w = 1 - Bounded(s.t);
+  double grad2 = 0;
+  for (int i = 0; i < 3; ++i) {
+    const Bounded g = 2 * (Bounded(s.t) * y[i] + w * (p.K[i][0] * y[0] + p.K[i][1] * y[1] + p.K[i][2] * y[2] + p.k[i]));
+    const double m = std::abs(g.v) + g.e;
+    grad2 += m * m;
+  }
+  const double smin = std::min({q.a.semi_axes[0], q.a.semi_axes[1], q.a.semi_axes[2]});
+  const double smax = std::max({q.b.semi_axes[0], q.b.semi_axes[1], q.b.semi_axes[2]});
+  const double lambda = (s.t + (w.v - w.e) * ((smin * smin) / (smax * smax)) * (1 - 0x1p-49)) * (1 - 0x1p-50);
+  const double f_lo = f.F.v - up(f.F.e + grad2 / (4 * lambda));
+  const double f_hi = up(std::max(f.qa.v + f.qa.e, f.qb.v + f.qb.e));
+  if (f_lo > 1) {
+    c.state = 0;
+  } else if (f_hi < 1 && s.forms.F < 1) {
+    c.state = 2;
+  } else {
+    const double above = std::sqrt(f_hi) * (1 + 0x1p-51) - 1, below = 1 - std::sqrt(std::max(f_lo, 0.0)) * (1 - 0x1p-51);
+    c.gap = up(std::max({above, below, 0.0}));
+    if (std::isnan(c.gap)) c.gap = INFINITY;
+  }
+  return c;
+}
+
+// The kernel's state: Sturm's count when it agrees with the sign of F − 1 (both wrong at once
+// only where no certificate holds: within the certified gap); else the certificates decide,
+// and where neither holds the count stands (F's sign when the count is impossible).
+int decide(const cases::EllipsoidContactQuery& q, const Solution& s, bool trusted) {
+  const int counted = s.count == 2 ? 0 : s.count == 1 ? 1 : s.count == 0 ? 2 : -1;
+  if (trusted) return counted < 0 ? 2 : counted;
+  const int by_f = s.forms.F > 1 ? 0 : s.forms.F < 1 ? 2 : 1;
+  if (counted == by_f) return counted;
+  const Certificate c = certify(q, s);
+  if (c.state >= 0) return c.state;
+  return counted >= 0 ? counted : by_f == 1 ? 0 : by_f;
+}
+
+// The positive root of the quartic e next to x, e(x) < 0, on the left (toward 0) or right:
+// Laguerre's iteration, which for a polynomial with only real roots (E's are: two negative,
+// two positive when separated) moves monotonically toward the adjacent root on the chosen
+// side without passing it, cubically near it.
+double laguerre_root(const Poly& e, double x, bool left) {
+  for (int i = 0; i < 100; ++i) {
+    const Taylor t = taylor(e, x);
+    if (!(t.v < 0)) break;  // reached (or rounding crossed) the root
+    const double g = t.d1 / t.v, h = g * g - t.d2 / t.v;
+    const double s = std::sqrt(std::max(0.0, 3 * (4 * h - g * g)));
+    const double den = left ? g + s : g - s;
+    const double next = x - 4 / den;
+    if (!(left ? next < x : next > x) || !(next > 0) || !std::isfinite(next)) break;
+    const bool last = std::abs(next - x) <= 0x1p-45 * x;
+    x = next;
+    if (last) break;
+  }
+  // One Newton step to finish (quadratic from here).
+  const Taylor t = taylor(e, x);
+  const double next = x - t.v / t.d1;
+  return std::isfinite(next) && std::abs(next - x) <= 0x1p-30 * x ? next : x;
 }
 
 }  // namespace
@@ -175,17 +412,15 @@ int state_of(const Poly& e, const EllipsoidSlips& slips, double F, double beta) 
 bool ellipsoid_contact_in_domain(const cases::EllipsoidContactQuery& q) { return cases::ellipsoid_in_fast_domain(q); }
 
 int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q) {
-  const Poly e = cases::characteristic(cases::pencil<double>(q));
-  const int n = sturm_positive(e);
+  const int n = sturm_positive(cases::characteristic(cases::pencil<double>(q)));
   return n == 2 ? 0 : n == 1 ? 1 : 2;
 }
 
 double EllipsoidContactBounds::root(double mu) const {
-  double mag = 0;
-  for (int i = 4; i >= 0; --i) mag = mag * mu + e_magnitude[i];
-  const double delta = root_factor * mag;
-  const Poly d1 = derivative(e), d2 = derivative(d1);
-  const double lin = delta / std::abs(eval(d1, mu)), quad = std::sqrt(2 * delta / std::abs(eval(d2, mu)));
+  double delta = 0;
+  for (int i = 4; i >= 0; --i) delta = delta * mu + e_error[i];
+  const Taylor t = taylor(e, mu);
+  const double lin = delta / std::abs(t.d1), quad = std::sqrt(2 * delta / std::abs(t.d2));
   return std::min(lin, quad) / mu + 8 * u;
 }
 
@@ -194,53 +429,61 @@ EllipsoidContactBounds ellipsoid_contact_bounds(const cases::EllipsoidContactQue
   const double kappa = std::pow(cases::axis_spread(q), 2);
   const double L = cases::ellipsoid_scale(q);
   const double place = std::max(q.a.centre.cwiseAbs().maxCoeff(), q.b.centre.cwiseAbs().maxCoeff()) / L;
-  b.state = c_state * u * kappa;
+  const Solution s = solve(q, {});
+  const Certificate c = certify(q, s);
+  b.state = c.state >= 0 ? 0.0 : c.gap;
   b.F = c_field * u * kappa;
   b.point = c_field * u * (kappa + place);
   b.normal = c_field * u * kappa;
   b.overlap = c_field * u * (kappa + place);
-  b.e = cases::characteristic(cases::pencil<double>(q));
-  const auto mag = cases::characteristic(cases::pencil<cases::Magnitude>(q));
-  for (int i = 0; i < 5; ++i) b.e_magnitude[i] = mag[i].v;
-  b.root_factor = c_root * u;
+  b.e = s.e;
+  // E's perturbation at a root: the exact coefficients' distance plus the roots' own Horner
+  // evaluation (γ_8 on |e_i|), so δ(μ) = Σ e_error_i μ^i.
+  for (int i = 0; i < 5; ++i) b.e_error[i] = c.e_error[i] + 9 * u * std::abs(s.e[i]);
   return b;
 }
 
 cases::EllipsoidContactResult ellipsoid_contact(const cases::EllipsoidContactQuery& q, const EllipsoidSlips& slips) {
   cases::EllipsoidContactResult r;
-  const Poly e = cases::characteristic(cases::pencil<double>(q));
-  const Eigen::Matrix3d pa = shape(q.a), pb = shape(q.b);
-  const Vec3 d = q.b.centre - q.a.centre;
-  Pw pw;
-  if (d.squaredNorm() > 0) pw = perram_wertheim(pa, pb, d, !slips.unsafe_newton);
-  const int st = state_of(e, slips, pw.F, c_state * u * std::pow(cases::axis_spread(q), 2));
+  const Solution s = solve(q, slips);
+  const int st = decide(q, s, slips.descartes || slips.minus_pencil);
   r.state = cases::ellipsoid_state_names[st];
-  r.F = pw.F;
-  if (d.squaredNorm() == 0) {
+  r.F = s.forms.F;
+  if (s.coincident) {
     r.point = q.a.centre;
     r.normal = Vec3::Zero();
-  } else {
-    r.point = q.a.centre + pw.x_minus_a;
-    const Vec3 n = slips.normal_from_b ? Vec3(pb * (pw.x_minus_a - d)) : Vec3(pa * pw.x_minus_a);
-    r.normal = n.normalized();
-    const double len = d.norm();
-    auto reach = [&](const Eigen::Matrix3d& p) {
-      const double quad = d.dot(p * d);
-      return slips.chord_squared ? len * len / quad : len / std::sqrt(quad);
-    };
-    r.overlap = reach(pa) + reach(pb) - len;
+    return r;  // overlapping: no roots
   }
-  // Positive roots: split at a point where E < 0 (PW's μ = t/(1 − t), or E's minimiser).
-  if (st == 0 || st == 1) {
-    const double mu0 = pw.t / (1 - pw.t);
-    const double m = minimiser(e, mu0 > 0 && std::isfinite(mu0) ? mu0 : 1.0);
-    const double split = eval(e, mu0) < 0 ? mu0 : m;
-    if (st == 1 || !(eval(e, split) < 0)) {
-      r.roots = st == 1 ? std::vector<double>{m} : std::vector<double>{m, m};
+  // Back to world coordinates: x = c_A + R_A diag(s_A) y; A's normal ∝ R_A diag(1/s_A) y.
+  Vec3 ys, yn;
+  for (int i = 0; i < 3; ++i) ys[i] = s.y[i] * q.a.semi_axes[i], yn[i] = s.y[i] / q.a.semi_axes[i];
+  Vec3 xs, ns;
+  for (int i = 0; i < 3; ++i) {
+    xs[i] = s.ra[i][0] * ys[0] + s.ra[i][1] * ys[1] + s.ra[i][2] * ys[2];
+    ns[i] = s.ra[i][0] * yn[0] + s.ra[i][1] * yn[1] + s.ra[i][2] * yn[2];
+  }
+  r.point = q.a.centre + xs;
+  if (slips.normal_from_b) {  // P_B (x − c_B) = R_B diag(1/s_B²) R_Bᵀ (x − c_B)
+    const Vec3 v = xs - s.d;
+    Vec3 w;
+    for (int i = 0; i < 3; ++i)
+      w[i] = (s.rb[0][i] * v[0] + s.rb[1][i] * v[1] + s.rb[2][i] * v[2]) / (q.b.semi_axes[i] * q.b.semi_axes[i]);
+    for (int i = 0; i < 3; ++i) ns[i] = s.rb[i][0] * w[0] + s.rb[i][1] * w[1] + s.rb[i][2] * w[2];
+  }
+  r.normal = ns.normalized();
+  // Centre-line overlap: t_X = |d| / √(dᵀP_X d).
+  const double len = s.d.norm();
+  auto reach = [&](double quad) { return slips.chord_squared ? len * len / quad : len / std::sqrt(quad); };
+  r.overlap = reach(s.reach_a2) + reach(s.reach_b2) - len;
+  // Positive roots: E < 0 at PW's μ when separated, one root on each side.
+  if (st == 1) {
+    r.roots = {s.mu};
+  } else if (st == 0) {
+    const Taylor t = taylor(s.e, s.mu);
+    if (!(t.v < 0)) {
+      r.roots = {s.mu, s.mu};
     } else {
-      double bound = 1;
-      for (int i = 0; i < 4; ++i) bound = std::max(bound, 2 * (1 + std::abs(e[i])));
-      r.roots = {bracketed_root(e, 0, split), bracketed_root(e, split, bound)};
+      r.roots = {laguerre_root(s.e, s.mu, true), laguerre_root(s.e, s.mu, false)};
     }
   }
   return r;

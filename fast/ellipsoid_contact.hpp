@@ -1,36 +1,35 @@
 // Fast ellipsoid contact in double (issue 12): the state from a Sturm-sequence count of the
 // positive roots of f(λ) = det(λA + B) on double coefficients (Wang, Wang & Kim 2001; f's
-// monic form E in A's unit-sphere frame, cases/ellipsoid_contact.hpp), the positive roots by
-// bisection and Newton on E, and the Perram–Wertheim contact function F, point and normal by
-// a safeguarded Newton iteration in world coordinates (on the weight t of A, bracketed by
-// the sign of h'(t)), plus the centre-line overlap.
+// monic form E in A's unit-sphere frame, cases/ellipsoid_contact.hpp), cross-checked against
+// the Perram–Wertheim contact function F; F, point and normal from PW in A's frame, where
+// with μ = t/(1 − t) the minimiser is y = −(μI + K)⁻¹k and h = 1 − E(μ)/((1 + μ) det(μI + K)):
+// the maximiser by Newton on that scalar function (E's coefficients, no solve per step), then
+// polished by Newton on h' = |y|² − qB(y) with a 3×3 LDLᵀ solve; the positive roots by
+// Laguerre's iteration from PW's μ (E is real-rooted: monotone, cubic); the centre-line overlap.
 //
-// Deviations from the reference: the Sturm chain is computed in double, so near a double
-// root (near touching) its signs may be wrong: the state is stated correct only outside a
-// relative gap of `state` (ellipsoid_contact_bounds); an exactly touching pair is reported
-// touching only when the double chain happens to end exactly (e.g. spheres on a grid), else
-// separated or overlapping (excused: margin 0). The count is cross-checked against
-// Perram–Wertheim: a count outside {0, 1, 2}, or one whose state contradicts the sign of
-// √F − 1 while |√F − 1| exceeds the stated gap, is overruled by F (measured: the double
-// chain alone flipped very flat pairs, axis ratio ~1000, at gaps up to 7× the stated one,
-// and once called a far pair touching; F's own error stayed below 1e-10).
-// ellipsoid_contact_state (the benchmarked state alone) is the count without the check. Roots, F, point, normal and overlap carry rounding errors
-// within the stated bounds.
+// Deviations from the reference: near touching the double Sturm chain's signs may be wrong,
+// and F − 1's sign too. The state is certified (a-priori-free, by running error bounds):
+// (1) the Sturm chain evaluated on Bounded numbers (the same double operations, each with a
+// bound on its distance from the exact value, starting from the exact inputs): when every
+// degree and sign read is sure, the double count is the exact count; (2) F bracketed at the
+// kernel's (t, y): F ≤ max(qA(y), qB(y)) (F = min_y max(qA, qB)) and F ≥ h(t) ≥ Q(y) −
+// |∇Q(y)|²/(4 λ_min), evaluated in Bounded: F_lo > 1 separated, F_hi < 1 overlapping. The
+// kernel takes the count when it agrees with the sign of F − 1 (both wrong at once is
+// impossible where a certificate holds), and otherwise runs the certificates. Where neither
+// holds, the exact F lies in [F_lo, F_hi], so the exact relative gap |√F − 1| is at most
+// max(|√F_lo − 1|, |√F_hi − 1|): that is the stated state bound (0 where certified). An
+// exactly touching pair is never certified (its margin is 0): reported touching when the
+// double chain happens to end exactly, else separated or overlapping (excused).
+// ellipsoid_contact_state (the Sturm count alone, benchmarked beside FCL) is not gated.
 //
-// Bounds (ellipsoid_contact_bounds). With u = 2^-53, κ = axis_spread(q)² (largest over
-// smallest of the six semi-axes, squared: the largest entry of the pencil's K in A's frame
-// against the smallest of P's eigenvalues), the pencil and E's coefficients carry relative
-// errors of a few tens of u·κ in the sense of their magnitude sums Σ|e_i|μ^i; a Sturm sign
-// at 0 or ∞ flips only when the gap between the two positive roots is below the square
-// root of that, i.e. when the relative gap √F − 1 (linear in E's minimum) is within
-// c·u·κ — an order-of-magnitude argument, not a proof: very flat pairs flipped beyond it,
-// which the cross-check with F (below) covers. Constants and measured worst cases in
-// fast/ellipsoid_contact.cpp. F: relative, c·u·κ; point: c·u·(κ·L + |c|max)/L; normal: radians,
-// c·u·κ/√F-like near coincident centres (t is scale-free in |r|, so only κ); overlap:
-// c·u·(κ L + |c|max)/L; a root μ: E's computed coefficients are within γ_N·m_i of the exact
-// ones (m_i the sum of absolute terms, cases::Magnitude; N ≈ 40 operations deep, so 2^7 u
-// covers γ_N with room), so δ = 2^7 u Σ m_i μ^i bounds E's perturbation at μ, which moves
-// the root by at most min(δ/|E'(μ)|, √(2δ/|E''(μ)|)) (plus 8u for the solver's last step).
+// Bounds (ellipsoid_contact_bounds). state: as above, computed alongside (re-running the
+// kernel: the same doubles). Roots: E's exact coefficients lie within e_error_i of the
+// double ones (Bounded, plus γ_8|e_i| for the roots' own Horner evaluation), so E is
+// perturbed by at most δ(μ) = Σ e_error_i μ^i at μ, which moves a root by at most
+// min(δ/|E'(μ)|, √(2δ/|E''(μ)|)) (plus 8u for the solver's last step). F, point, normal and
+// overlap: calibrated, not derived: with u = 2^-53 and κ = axis_spread(q)² (largest over
+// smallest of the six semi-axes, squared), F: relative, 2^10·u·κ; point: 2^10·u·(κ + |c|max/L);
+// normal: radians, 2^10·u·κ; overlap: 2^10·u·(κ + |c|max/L) (measured errors orders below).
 //
 // Domain (ellipsoid_contact_in_domain = cases::ellipsoid_in_fast_domain): axis ratios at
 // most 1024, semi-axes within 2^20 of each other, magnitudes in [2^-200, 2^200], centres
@@ -46,19 +45,18 @@ namespace contactbench::fast {
 cases::EllipsoidContactResult ellipsoid_contact(const cases::EllipsoidContactQuery& q);
 bool ellipsoid_contact_in_domain(const cases::EllipsoidContactQuery& q);
 
-// The state alone (E's double coefficients and the Sturm count): 0 separated, 1 touching,
-// 2 overlapping (the index in cases::ellipsoid_state_names). What FCL's collide answers.
+// The state alone (E's double coefficients and the Sturm count, no cross-check: not gated):
+// 0 separated, 1 touching, 2 overlapping (the index in cases::ellipsoid_state_names).
 int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q);
 
 struct EllipsoidContactBounds {
-  double state = 0;    // relative gap |√F − 1| within which the state may differ
+  double state = 0;    // relative gap |√F − 1| within which the state may differ (0: certified)
   double F = 0;        // relative error of F
   double point = 0;    // |Δpoint| / L, L = the largest semi-axis
   double normal = 0;   // radians
   double overlap = 0;  // |Δoverlap| / L
-  double root_factor = 0;  // δ = root_factor · Σ m_i μ^i: E's perturbation at μ
-  std::array<double, 5> e{};            // E's double coefficients (for root bounds)
-  std::array<double, 5> e_magnitude{};  // m_i: their sums of absolute terms (cases::Magnitude)
+  std::array<double, 5> e{};        // E's double coefficients (for root bounds)
+  std::array<double, 5> e_error{};  // δ_i: E's perturbation at μ is at most Σ δ_i μ^i
   // The relative bound of a positive root near μ.
   double root(double mu) const;
 };
@@ -68,7 +66,7 @@ EllipsoidContactBounds ellipsoid_contact_bounds(const cases::EllipsoidContactQue
 struct EllipsoidSlips {
   bool descartes = false;      // Descartes' rule of signs, not Sturm; trusted (no F check)
   bool minus_pencil = false;   // det(λA − B)'s convention with det(λA + B)'s reading: E(−λ); trusted
-  bool unsafe_newton = false;  // PW Newton from t = 1/2 without the bracket, 6 steps
+  bool unsafe_newton = false;  // PW Newton from t = 1/2 (μ = 1) without the bracket, 6 steps, no polish
   bool normal_from_b = false;  // the normal of B at the point (pointing from B to A)
   bool chord_squared = false;  // overlap's reach 1/(r̂ᵀPr̂), the square root forgotten
 };

@@ -1,7 +1,8 @@
 // The ellipsoid_contact state decision by input class (issue 12, item 3): FCL's collide
-// answers only "do they collide", so it is timed against the fast variant's state alone
-// (E's double coefficients and the Sturm count), beside the full fast kernel, the paper's
-// shortcut and the reference. Names ellipsoid_state/<set>/<impl>; sets random (the
+// (state only) beside the gated fast kernel `fast` (certified state plus F, point, normal,
+// roots and overlap: more than collide answers, so fast/fcl_collide is a conservative
+// like-for-like ratio), the ungated Sturm count alone (`fast_state`, no cross-check), the
+// paper's shortcut and the reference. Names ellipsoid_state/<set>/<impl>; sets random (the
 // family's random generator, in the fast domain) and near_touching (relative gaps
 // ±1e-6 … ±1e-15, built by F(t r) = t² F(r)); only the random set carries "/random/" (the
 // ctest smoke run), near_touching holds the slow cases of the reference and of FCL.

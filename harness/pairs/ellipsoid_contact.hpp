@@ -18,11 +18,11 @@ struct EllipsoidContactPair : Pair<cases::EllipsoidContact> {
   static constexpr std::string_view stem = "ellipsoid_contact";
   static constexpr Agreement agreement = Agreement::approximate;
   static constexpr std::string_view rule =
-      "state excused only within the stated relative gap |sqrt(F) - 1| <= 2^10 u kappa "
-      "(kappa = squared spread of the six semi-axes: the double Sturm chain's signs near a "
-      "double root); F, point, normal, overlap within 2^10 u kappa (point and overlap plus "
-      "the centres' size over L); each positive root within E's perturbation over its slope "
-      "or curvature (fast/ellipsoid_contact.hpp)";
+      "state exact where certified (Sturm chain with running error bounds, or F bracketed "
+      "at the kernel's point), else excused within the certified gap bound on |sqrt(F) - 1|; "
+      "F, point, normal, overlap within 2^10 u kappa (point and overlap plus the centres' "
+      "size over L); each positive root within E's certified perturbation over its slope or "
+      "curvature (fast/ellipsoid_contact.hpp)";
   static Result reference(const Query& q) { return reference::ellipsoid_contact(q); }
   static Result fast(const Query& q) { return fast::ellipsoid_contact(q); }
   static bool in_domain(const Query& q) { return fast::ellipsoid_contact_in_domain(q); }
@@ -72,7 +72,7 @@ struct EllipsoidContactTightBoundFault : EllipsoidContactPair {
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
     fast::EllipsoidContactBounds b;
     const auto honest = fast::ellipsoid_contact_bounds(q);
-    b.e = honest.e, b.e_magnitude = honest.e_magnitude;  // everything else 0
+    b.e = honest.e, b.e_error = honest.e_error;  // everything else 0
     return compare_with(q, ref, fast, b);
   }
 };

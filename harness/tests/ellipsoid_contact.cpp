@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <random>
 
 using namespace contactbench;
 using cases::Vec3;
@@ -117,6 +118,13 @@ BOOST_AUTO_TEST_CASE(spheres_closed_form) {
         BOOST_TEST(r.roots[0] == r1 / r2);
       }
       BOOST_TEST(rel(r.F, (d / (r1 + r2)) * (d / (r1 + r2))) < 4e-16);
+      // Margin |√F − 1| = |d − (r1 + r2)|/(r1 + r2): the numerator is exact on the grid, the
+      // division rounds the exact margin to nearest; rounded up means the next double above.
+      if (state != "touching") {
+        const double nearest = std::abs(d - (r1 + r2)) / (r1 + r2);
+        BOOST_TEST(r.state_margin == std::nextafter(nearest, INFINITY));
+        BOOST_TEST((long double)r.state_margin * (r1 + r2) > std::abs((long double)d - r1 - r2));
+      }
       Vec3 p = q.a.centre;
       p[axis] += d * r1 / (r1 + r2);
       BOOST_TEST((r.point - p).norm() < 1e-15 * (1 + d));
@@ -250,6 +258,53 @@ BOOST_AUTO_TEST_CASE(double_double_stage_gives_the_mpfr_doubles) {
     }
   BOOST_TEST(n == 800);
   BOOST_TEST(differing == 0);
+}
+
+BOOST_AUTO_TEST_CASE(fast_state_bound_holds_on_the_worst_conditioned_pairs) {
+  // The fast state's bound is computed alongside (fast/ellipsoid_contact.hpp): 0 where a
+  // certificate holds, there the fast state must be the reference's; elsewhere the bound
+  // must cover the reference's exact margin. Pairs at the edge of the fast domain: axis
+  // ratio 1024 (flat and elongated), the six semi-axes spread up to 2^20, relative gaps
+  // ±1e-15 … ±1e-9 (placed by F(t r) = t² F(r) with the generators' golden-section F),
+  // scales 2^-10 … 2^10, centres 2^29 sizes from the origin.
+  auto rng = cases::query_rng(5, "ellipsoid_worst", "conditioned", 0);
+  std::normal_distribution<double> gauss(0, 1);
+  auto quaternion = [&] { return Eigen::Vector4d(gauss(rng), gauss(rng), gauss(rng), gauss(rng)); };
+  int certified = 0, n = 0, roots_compared = 0;
+  for (int i = 0; i < 160; ++i) {
+    const double ratio = 1024, spread = i % 2 ? 0x1p20 / 1024 : 1;
+    Query q;
+    q.a.semi_axes = i % 4 < 2 ? Vec3(1, 1, 1 / ratio) : Vec3(1, 1 / ratio, 1 / ratio);
+    q.b.semi_axes = (i % 8 < 4 ? Vec3(1, 1 / ratio, 1 / ratio) : Vec3(1, 1, 1 / ratio)) * spread;
+    q.a.quaternion = quaternion(), q.b.quaternion = quaternion();
+    const Vec3 r = Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * (1 + spread);
+    const double F = cases::contact_function_golden({q.a, {r, q.b.semi_axes, q.b.quaternion}});
+    const double g = (i % 3 ? 1 : -1) * std::pow(10.0, -9.0 - i % 7);
+    const double scale = std::ldexp(1.0, static_cast<int>(cases::uniform_int(rng, -10, 10)));
+    const Vec3 far = i % 5 == 0 ? Vec3(Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * 0x1p29 * spread) : Vec3::Zero();
+    q.a.centre = far * scale;
+    q.b.centre = (far + r * ((1 + g) / std::sqrt(F))) * scale;
+    q.a.semi_axes *= scale, q.b.semi_axes *= scale;
+    BOOST_TEST_REQUIRE(fast::ellipsoid_contact_in_domain(q));
+    const auto ref = reference::ellipsoid_contact(q);
+    const auto fa = fast::ellipsoid_contact(q);
+    const auto b = fast::ellipsoid_contact_bounds(q);
+    ++n;
+    BOOST_TEST_CONTEXT("pair " << i << " gap " << g << " margin " << ref.state_margin << " bound " << b.state) {
+      if (b.state == 0) {
+        ++certified;
+        BOOST_TEST(fa.state == ref.state);
+      } else {
+        BOOST_TEST(ref.state_margin <= b.state);
+      }
+      if (fa.roots.size() == ref.roots.size())
+        for (std::size_t k = 0; k < ref.roots.size(); ++k, ++roots_compared)
+          BOOST_TEST(std::abs(fa.roots[k] - ref.roots[k]) / ref.roots[k] <= b.root(ref.roots[k]));
+    }
+  }
+  BOOST_TEST_MESSAGE("worst-conditioned pairs: " << certified << " of " << n << " certified, " << roots_compared << " roots compared");
+  BOOST_TEST(certified > 0);
+  BOOST_TEST(roots_compared > 0);
 }
 
 BOOST_AUTO_TEST_CASE(paper_shortcut_fails_on_identical_equally_oriented_shapes) {

@@ -291,9 +291,10 @@ std::pair<double, double> root_brackets(const EllipsoidContactQuery& q, const Pr
   return {split, bound};
 }
 
-// The reported positive margin from its rounded value: the next 128-bit number above it,
-// rounded to double (as the reference has always done it).
-double margin_up(double m) { return mpfr::nextabove(mpreal(m, mp_bits)).toDouble(); }
+// The reported positive margin, rounded up: m is the exact |√F − 1| rounded to nearest (its
+// error at most half an ulp plus the 128-bit path's, far below it), so the next double above
+// m is above the exact margin.
+double margin_up(double m) { return std::nextafter(m, INFINITY); }
 
 // The constructions in MPFR, 128 bits, each value rounded to double once at the end: the
 // path every query took before the filtered stage below, and its fallback.
