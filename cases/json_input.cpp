@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gmpxx.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -139,7 +140,13 @@ void reject_unknown_keys(const nlohmann::json& obj, std::initializer_list<const 
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      where.fail(prefix + quote(key), fmt::format("unknown key (expected one of: {})", list));
+      // A plain short key as written; anything else quoted (cut, escaped).
+      const bool plain = key.size() <= 40 && !key.empty() &&
+                         std::all_of(key.begin(), key.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+                         });
+      where.fail(prefix + (plain ? key : quote(key)),
+                 fmt::format("unknown key (expected one of: {})", list));
     }
   }
 }
