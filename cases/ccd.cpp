@@ -1,6 +1,7 @@
 #include "cases/ccd.hpp"
 
 #include "cases/json_input.hpp"
+#include "cases/strict_json.hpp"
 
 #include <fmt/format.h>
 
@@ -83,7 +84,13 @@ struct BigUint {
   }
 };
 
-// Decimal integer with optional sign; false on anything else (empty, spaces, '+'-only, ...).
+// Longest numerator or denominator read: 2^6000 has 1807 digits, far beyond any double's
+// numerator over a power-of-two denominator in the public set; it bounds the quadratic
+// decimal-to-binary conversion.
+constexpr std::size_t max_csv_digits = 2000;
+
+// Decimal integer with optional sign, at most max_csv_digits digits; false on anything else
+// (empty, spaces, '+'-only, ...).
 bool parse_decimal(const std::string& s, bool allow_sign, bool& negative, BigUint& out) {
   std::size_t i = 0;
   negative = false;
@@ -91,7 +98,7 @@ bool parse_decimal(const std::string& s, bool allow_sign, bool& negative, BigUin
     negative = s[i] == '-';
     ++i;
   }
-  if (i == s.size()) return false;
+  if (i == s.size() || s.size() - i > max_csv_digits) return false;
   out.limb.clear();
   for (; i < s.size(); ++i) {
     if (s[i] < '0' || s[i] > '9') return false;
@@ -116,33 +123,32 @@ double parse_exact_rational(const std::string& num, const std::string& den, cons
   bool neg = false, dneg = false;
   BigUint n, d;
   if (!parse_decimal(num, true, neg, n))
-    where.fail(field + " numerator", fmt::format("not an integer: \"{}\"", num));
+    where.fail(field + " numerator", fmt::format("not an integer of at most {} digits: {}", max_csv_digits, quote(num)));
   if (!parse_decimal(den, false, dneg, d))
-    where.fail(field + " denominator", fmt::format("not a positive integer: \"{}\"", den));
+    where.fail(field + " denominator", fmt::format("not a positive integer of at most {} digits: {}", max_csv_digits, quote(den)));
   if (d.zero()) where.fail(field + " denominator", "zero denominator");
   const int dz = d.trailing_zeros();
   if (d.bit_length() != dz + 1)
     where.fail(field + " denominator",
-               fmt::format("{} is not a power of two: the value is not an exact double", den));
+               fmt::format("{} is not a power of two: the value is not an exact double", quote(den)));
   if (n.zero()) return neg ? -0.0 : 0.0;
   // value = odd * 2^(nz - dz); the odd part must fit a double's 53-bit significand.
   const int nz = n.trailing_zeros();
   const int odd_bits = n.bit_length() - nz;
   if (odd_bits > 53)
-    where.fail(field, fmt::format("{}/{} is not an exact double ({} significant bits)", num, den,
+    where.fail(field, fmt::format("{}/{} is not an exact double ({} significant bits)", quote(num), quote(den),
                                   odd_bits));
   const double odd = static_cast<double>(n.bits(nz));  // < 2^53: exact
   const int exp = nz - dz;
   const double v = std::ldexp(odd, exp);
   // ldexp is exact unless the result overflows or falls below the subnormal grid.
   if (!std::isfinite(v) || std::ldexp(v, -exp) != odd)
-    where.fail(field, fmt::format("{}/{} is outside the exact double range", num, den));
+    where.fail(field, fmt::format("{}/{} is outside the exact double range", quote(num), quote(den)));
   return neg ? -v : v;
 }
 
 std::vector<CcdQuery> read_ccd_csv(const std::string& path, CcdKind kind) {
-  std::ifstream in(path);
-  if (!in) Where{path, ""}.fail("", "cannot open file");
+  LineReader in(path);
   static constexpr const char* coord[] = {"x", "y", "z"};
   std::vector<CcdQuery> out;
   CcdQuery q;
@@ -151,9 +157,8 @@ std::vector<CcdQuery> read_ccd_csv(const std::string& path, CcdKind kind) {
   std::uint64_t lineno = 0;
   int vertex = 0;
   std::uint64_t first_line = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (in.next(line)) {
+    lineno = in.line_number();
     const Where where{path, fmt::format("line {}", lineno)};
     if (line.empty()) where.fail("", "empty line inside the query list (8 lines per query)");
     const auto cols = split_commas(line);
@@ -165,7 +170,7 @@ std::vector<CcdQuery> read_ccd_csv(const std::string& path, CcdKind kind) {
     int gt;
     if (cols[6] == "0") gt = 0;
     else if (cols[6] == "1") gt = 1;
-    else where.fail("gt", fmt::format("ground truth must be 0 or 1, got \"{}\"", cols[6]));
+    else where.fail("gt", fmt::format("ground truth must be 0 or 1, got {}", quote(cols[6])));
     if (vertex == 0) {
       q.ground_truth = gt;
       first_line = lineno;
@@ -193,7 +198,7 @@ CcdQuery Ccd::from_json(const nlohmann::json& j, const Where& where) {
   const auto kind = kj.get<std::string>();
   if (kind == "vertex-face") q.kind = CcdKind::vertex_face;
   else if (kind == "edge-edge") q.kind = CcdKind::edge_edge;
-  else where.fail("kind", fmt::format("\"{}\" is neither vertex-face nor edge-edge", kind));
+  else where.fail("kind", fmt::format("{} is neither vertex-face nor edge-edge", quote(kind)));
   const auto& xs = require(j, "x", where);
   if (!xs.is_array() || xs.size() != 8) where.fail("x", "expected an array of 8 points [x,y,z]");
   for (int i = 0; i < 8; ++i) {
@@ -204,8 +209,8 @@ CcdQuery Ccd::from_json(const nlohmann::json& j, const Where& where) {
   if (j.contains("ground_truth")) {
     const auto& g = j["ground_truth"];
     if (g.is_boolean()) q.ground_truth = g.get<bool>() ? 1 : 0;
-    else if (g.is_number_integer() && (g.get<int>() == 0 || g.get<int>() == 1)) q.ground_truth = g.get<int>();
-    else where.fail("ground_truth", "expected 0, 1, true or false");
+    else if (g == 0 || g == 1) q.ground_truth = g == 1;  // compared as JSON values: 2^32 is not 0
+    else where.fail("ground_truth", "expected 0, 1, true or false, got " + brief(g));
   }
   return q;
 }

@@ -1,5 +1,7 @@
 #include "cases/common.hpp"
 
+#include "cases/strict_json.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -94,7 +96,7 @@ void Where::fail(const std::string& field, const std::string& what) const {
   if (!record.empty()) msg += ": " + record;
   if (!field.empty()) msg += ": field " + field;
   msg += ": " + what;
-  throw InputError(msg);
+  throw InputError(one_line(msg));  // the last guard: one short line whatever the input
 }
 
 }  // namespace contactbench::cases

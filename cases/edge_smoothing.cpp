@@ -458,6 +458,12 @@ EdgeSmoothingQuery EdgeSmoothing::from_json(const nlohmann::json& j, const Where
   q.radius = read_double(j, "radius", where);
   if (!(q.radius > 0)) where.fail("radius", "must be finite and > 0");
   q.mesh = std::make_shared<const Mesh>(mesh_from_json(require(j, "mesh", where), where));
+  // Both kernels compare the facets around a corner pairwise: the fan size bounds the cost.
+  for (std::size_t v = 0; v < q.mesh->vertices().size(); ++v)
+    if (q.mesh->vertex_facets(static_cast<int>(v)).size() > max_fan_facets)
+      where.fail(fmt::format("mesh.vertices[{}]", v),
+                 fmt::format("{} facets around this vertex, more than the limit of {}",
+                             q.mesh->vertex_facets(static_cast<int>(v)).size(), max_fan_facets));
   q.facet = static_cast<int>(read_integer(j, "facet", 0, q.mesh->facet_count() - 1, where));
   return q;
 }

@@ -128,7 +128,10 @@ struct EdgeSmoothing {
   static Generated<Query> degenerate(Rng& rng);
   static nlohmann::json to_json(const Query& q);
   static nlohmann::json to_json(const Result& r);
+  // Reads a query; a mesh vertex in more than max_fan_facets facets is refused (the
+  // kernels' cost grows with the square of a fan).
   static Query from_json(const nlohmann::json& j, const Where& where);
+  static constexpr std::size_t max_fan_facets = 1024;
 };
 
 }  // namespace contactbench::cases

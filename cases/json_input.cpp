@@ -1,8 +1,12 @@
 #include "cases/json_input.hpp"
 
+#include "cases/strict_json.hpp"
+
 #include <fmt/format.h>
 #include <gmpxx.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -30,8 +34,10 @@ double parse_number(const nlohmann::json& v, const std::string& field, const Whe
     char* end = nullptr;
     errno = 0;
     d = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size())
-      where.fail(field, fmt::format("expected a number, got the string \"{}\"", s));
+    if (s.empty() || end != s.c_str() + s.size() || std::isspace(static_cast<unsigned char>(s[0])))
+      where.fail(field, fmt::format("expected a number, got the string {}", quote(s)));
+    if (errno == ERANGE && std::isfinite(d) && d == 0)
+      where.fail(field, fmt::format("{} is below the smallest double (it would read as 0)", quote(s)));
   } else {
     where.fail(field, fmt::format("expected a number, got {}", v.type_name()));
   }
@@ -90,10 +96,10 @@ std::vector<Vec3> read_vec3_list(const nlohmann::json& obj, const std::string& k
 namespace {
 long long parse_integer(const nlohmann::json& v, long long lo, long long hi,
                         const std::string& field, const Where& where) {
-  if (!v.is_number_integer()) where.fail(field, fmt::format("expected an integer, got {}", v.dump()));
+  if (!v.is_number_integer()) where.fail(field, fmt::format("expected an integer, got {}", brief(v)));
   const bool neg = v.is_number_integer() && !v.is_number_unsigned() && v.get<long long>() < 0;
   if (!neg && v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
-    where.fail(field, fmt::format("{} out of range [{}, {}]", v.dump(), lo, hi));
+    where.fail(field, fmt::format("{} out of range [{}, {}]", brief(v), lo, hi));
   const long long x = v.get<long long>();
   if (x < lo || x > hi) where.fail(field, fmt::format("{} out of range [{}, {}]", x, lo, hi));
   return x;
@@ -134,27 +140,19 @@ void reject_unknown_keys(const nlohmann::json& obj, std::initializer_list<const 
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      where.fail(prefix + key, fmt::format("unknown key (expected one of: {})", list));
+      // A plain short key as written; anything else quoted (cut, escaped).
+      const bool plain = key.size() <= 40 && !key.empty() &&
+                         std::all_of(key.begin(), key.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+                         });
+      where.fail(prefix + (plain ? key : quote(key)),
+                 fmt::format("unknown key (expected one of: {})", list));
     }
   }
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) Where{path, ""}.fail("", "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t upto = std::min<std::size_t>(e.byte, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n');
-    Where{path, fmt::format("line {}", line)}.fail(
-        "", upto >= text.size() ? "truncated JSON (unexpected end of file)" : "malformed JSON");
-  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
-    Where{path, ""}.fail("", fmt::format("unreadable JSON: {}", e.what()));
-  }
+  return parse_json_strict(read_text_file(path), Where{path, ""});
 }
 
 bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c) {

@@ -1,6 +1,7 @@
 #include "cases/mesh.hpp"
 
 #include "cases/json_input.hpp"
+#include "cases/strict_json.hpp"
 
 #include <fmt/format.h>
 #include <gmpxx.h>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace contactbench::cases {
 
@@ -136,6 +138,7 @@ std::vector<std::pair<int, int>> Mesh::oriented_fan(int f, int v, const Where& w
   // each facet traverses one of its edges at v outwards and one inwards, so on a closed fan
   // the "same direction" edges come in out-out / in-in pairs and their number is even.)
   std::vector<std::pair<int, int>> out{{f, 1}};
+  std::unordered_map<int, std::size_t> at{{f, 0}};  // facet -> its place in out: linear in the fan
   for (std::size_t next = 0; next < out.size(); ++next) {
     const auto [h, sh] = out[next];
     const int kv = local_index(h, v);
@@ -143,10 +146,11 @@ std::vector<std::pair<int, int>> Mesh::oriented_fan(int f, int v, const Where& w
       const int g = neighbour(h, k);
       if (g < 0) continue;
       const int sg = neighbour_flipped(h, k) ? -sh : sh;
-      auto it = std::find_if(out.begin(), out.end(), [g](const auto& p) { return p.first == g; });
-      if (it == out.end()) {
+      const auto it = at.find(g);
+      if (it == at.end()) {
+        at.emplace(g, out.size());
         out.emplace_back(g, sg);
-      } else if (it->second != sg) {
+      } else if (out[it->second].second != sg) {
         where.fail(fmt::format("vertices[{}]", v),
                    fmt::format("the facets around this vertex cannot be oriented consistently "
                                "(facet {} reached with both orientations from facet {})",
@@ -200,18 +204,8 @@ Mesh mesh_from_json(const nlohmann::json& j, const Where& where) {
 }
 
 Mesh load_mesh(const std::string& path) {
-  std::ifstream in(path);
   const Where where{path, "mesh"};
-  if (!in) where.fail("", "cannot open file");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    where.fail("", fmt::format("not valid JSON (truncated or malformed): byte {}", e.byte));
-  } catch (const nlohmann::json::out_of_range&) {
-    where.fail("", "a number is out of the range of double (not finite)");
-  }
-  return mesh_from_json(j, where);
+  return mesh_from_json(parse_json_strict(read_text_file(path), where), where);
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include "cases/pfc_resolution.hpp"
 
+#include "cases/strict_json.hpp"
+
 #include "cases/json_input.hpp"
 
 #include <nlohmann/json.hpp>
@@ -251,7 +253,7 @@ PfcQuery PfcResolution::from_json(const nlohmann::json& j, const Where& where) {
   else if (mode == "full")
     q.mode = PfcMode::full;
   else
-    where.fail("mode", "expected \"reduced\" or \"full\", got " + mode.dump());
+    where.fail("mode", "expected \"reduced\" or \"full\", got " + brief(mode));
   if (j.contains("cos_cutoff") && j["cos_cutoff"].is_string() &&
       std::isnan(std::strtod(j["cos_cutoff"].get<std::string>().c_str(), nullptr)))
     where.fail("cos_cutoff", "NaN: the cosine of the cutoff angle must be in [-1, 1]");
@@ -275,7 +277,7 @@ PfcQuery PfcResolution::from_json(const nlohmann::json& j, const Where& where) {
       else if (s[k] == "none")
         q.sides.push_back(PfcSides::none);
       else
-        where.fail(field, "expected \"both\", \"front\", \"back\" or \"none\", got " + s[k].dump());
+        where.fail(field, "expected \"both\", \"front\", \"back\" or \"none\", got " + brief(s[k]));
     }
   }
   if (j.contains("previous")) {

@@ -3,6 +3,7 @@
 #include "cases/json_input.hpp"
 #include "harness/merge.hpp"
 #include "harness/compare.hpp"
+#include "harness/options.hpp"
 #include "harness/output.hpp"
 #include "harness/registry.hpp"
 
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <utility>
 #include <sstream>
 #include <fstream>
 #include <iostream>
@@ -294,8 +296,8 @@ int cli_main(int argc, char** argv) {
   list->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
   auto* check = app.add_subcommand("check", "run reference and fast, compare, write JSON");
   check->add_option("--family", family_names, "family (repeatable; default: all)");
-  check->add_option("--n", opts.n, "generated queries, half random, half degenerate")->capture_default_str();
-  check->add_option("--seed", opts.seed, "seed of the generated queries")->capture_default_str();
+  check->add_option("--n", opts.n, "generated queries, half random, half degenerate")->capture_default_str()->check(whole_number(0, max_queries));
+  check->add_option("--seed", opts.seed, "seed of the generated queries")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   check->add_option("--json", json_out, "output file")->capture_default_str();
   check->add_option("--shard", shard,
                     "i/N: run part i of N, shards numbered from 0 (0 <= i < N); default: from "
@@ -320,8 +322,8 @@ int cli_main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "Google Benchmark of every pair (and peers)");
   bench->add_option("--family", family_names, "family (repeatable; default: all)");
   bench->add_option("--json", bench_out, "output file")->capture_default_str();
-  bench->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str();
-  bench->add_option("--repetitions", repetitions, "repetitions (aggregates reported)");
+  bench->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str()->check(finite_number(0, 60));
+  bench->add_option("--repetitions", repetitions, "repetitions (aggregates reported)")->check(whole_number(1, 1000));
   bench->add_option("--plugin", plugin_path, "shared library with your kernel, timed as <family>/<case>/plugin; needs one --family");
   bench->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
   auto* run = app.add_subcommand("run", "time series of a canonical scenario");
@@ -336,15 +338,32 @@ int cli_main(int argc, char** argv) {
   compare->add_option("--max-slowdown", compare_opts.max_slowdown,
                       "bench: CPU time ratio NEW/OLD above 1 + this is a regression")->capture_default_str();
   auto* report = app.add_subcommand("report", "check + bench + every scenario, then the HTML report");
-  report->add_option("--n", opts.n, "generated queries per family")->capture_default_str();
-  report->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str();
+  report->add_option("--n", opts.n, "generated queries per family")->capture_default_str()->check(whole_number(0, max_queries));
+  report->add_option("--min-time", min_time, "seconds per benchmark")->capture_default_str()->check(finite_number(0, 60));
   report->add_option("--shared", opts.shared_dir, "the shared folder (data sets)");
 
+  // An unknown command is named (CLI11 would only say that one is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const auto* sub : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      fmt::print(stderr, "error: unknown command {} (commands: {})\n", cases::quote(argv[1]), names);
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {  // one line naming the option
+    fmt::print(stderr, "error: {} (see --help)\n", e.what());
+    return 2;
   }
   opts.progress = !quiet && isatty(2);
 
@@ -533,8 +552,14 @@ int cli_main(int argc, char** argv) {
   } catch (const UsageError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "error: out of memory (is an input far larger than intended?)\n");
+    return 2;
+  } catch (const nlohmann::json::exception& e) {  // a reader let a library error through
+    fmt::print(stderr, "error: internal error reading JSON, please report it: {}\n", cases::one_line(e.what()));
+    return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
+    fmt::print(stderr, "error: {}\n", cases::one_line(e.what()));
     return 2;
   }
   return 2;

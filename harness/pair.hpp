@@ -27,6 +27,7 @@
 #include "cases/common.hpp"
 #include "harness/plugin.hpp"
 #include "harness/shard.hpp"
+#include "cases/strict_json.hpp"
 #include "harness/stats.hpp"
 
 #include <benchmark/benchmark.h>
@@ -492,25 +493,17 @@ FamilyStats check(const CheckOptions& o) {
 
 template <class P>
 nlohmann::json eval(const std::string& path, const CheckOptions& o) {
-  std::ifstream in(path);
-  if (!in) cases::Where{path, ""}.fail("", "cannot open file");
+  cases::LineReader in(path);  // refuses directories, devices, NUL bytes, endless lines
   std::vector<std::pair<std::uint64_t, typename P::Query>> queries;
   std::string line;
-  std::uint64_t lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
+  while (in.next(line)) {
+    const std::uint64_t lineno = in.line_number();
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const cases::Where where{path, fmt::format("line {}", lineno)};
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
-      where.fail("", fmt::format("not valid JSON (truncated or malformed): byte {}", e.byte));
-    } catch (const nlohmann::json::exception& e) {  // e.g. 1e400: too large for a double
-      where.fail("", fmt::format("unreadable JSON: {}", e.what()));
-    }
+    const nlohmann::json j = cases::parse_json_strict(line, where);
     queries.emplace_back(lineno, P::query_from_json(j, where));
   }
+  if (queries.empty()) cases::Where{path, ""}.fail("", "no queries (the file is empty or blank)");
   std::vector<std::optional<typename P::Result>> given;
   std::vector<std::int64_t> given_ns;
   if (o.plugin)

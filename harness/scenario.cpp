@@ -96,4 +96,11 @@ void ParamReader::done() const {
       fail(key, fmt::format("unknown key ({} takes: {})", scenario_, fmt::join(taken_, ", ")));
 }
 
+void ParamReader::check_steps(const std::string& keys, double steps) {
+  if (!(steps <= max_steps))
+    throw cases::InputError(fmt::format(
+        "--param {}: {:.3g} time steps in one run, more than the limit of {:.0e}", keys, steps,
+        max_steps));
+}
+
 }  // namespace contactbench::harness

@@ -55,6 +55,11 @@ class ParamReader {
   std::vector<int> get_int_list(const std::string& key, std::vector<int> def, int lo, int hi);
   // Throws on the first key given but never asked for, listing the keys the scenario takes.
   void done() const;
+  // Most time steps (or path points) one run may take: a tiny dt or speed, or a long
+  // duration, is refused at once rather than running for days.
+  static constexpr double max_steps = 1e7;
+  // Fails naming `keys` when `steps` (a duration over a step) exceeds max_steps.
+  static void check_steps(const std::string& keys, double steps);
 
  private:
   const std::string* find(const std::string& key);

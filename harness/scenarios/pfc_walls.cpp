@@ -261,6 +261,7 @@ Common read_common(ParamReader& in, const ScenarioOptions& o, double delta, doub
 // Path through the points of `at(s)` for s in [s0, s1] in steps of v dt.
 void make_path(const Common& c, double s0, double s1, const std::function<Vec3(double)>& at,
                std::vector<Vec3>& path, std::vector<double>& pos) {
+  ParamReader::check_steps("speed, dt", (s1 - s0) / (c.v * c.p.dt));
   const long n = std::max(1L, std::lround((s1 - s0) / (c.v * c.p.dt)));
   for (long k = 0; k <= n; ++k) {
     const double s = s0 + (s1 - s0) * static_cast<double>(k) / static_cast<double>(n);

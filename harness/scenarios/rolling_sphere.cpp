@@ -159,8 +159,9 @@ int run_rolling_sphere(const ScenarioOptions& o) {
   const double T_amp = trough_period(R, plane.radius, g, theta0);
   const double t_trough = in.get_positive("trough_duration", 3 * T_amp);
   const double t_ref = in.get_positive("reference_duration", 0.3);
-  const auto resolutions = in.get_int_list("resolutions", {8, 16, 32, 64, 128, 256}, 2, 100000);
+  const auto resolutions = in.get_int_list("resolutions", {8, 16, 32, 64, 128, 256}, 2, 1024);  // the study stops at 256
   in.done();
+  ParamReader::check_steps("dt", std::max({t_plane, t_trough, t_ref}) / plane.dt);
   if (!(R > 2 * plane.radius))
     throw cases::InputError(fmt::format("--param trough_radius: must exceed 2 radius = {}, got {}",
                                         2 * plane.radius, R));

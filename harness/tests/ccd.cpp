@@ -597,7 +597,7 @@ BOOST_AUTO_TEST_CASE(good_file_round_trips_and_bad_lines_name_file_line_and_fiel
   BOOST_TEST(contains(msg, "line 13"), msg);
   BOOST_TEST(contains(msg, "truncated query: 5 of 8 lines"), msg);
   BOOST_TEST(contains(error_of([] { cases::read_ccd_csv("/nonexistent.csv", CcdKind::edge_edge); }),
-                      "/nonexistent.csv: cannot open"));
+                      "/nonexistent.csv: no such file"));
 }
 
 BOOST_AUTO_TEST_CASE(json_lines_eval_and_errors) {
