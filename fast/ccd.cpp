@@ -1,5 +1,7 @@
 #include "fast/ccd.hpp"
 
+#include "fast/error_free.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,24 +18,26 @@ constexpr double round_up = 1 + 0x1p-50;  // makes a bound computed in round-to-
 // Double-double numbers (unevaluated sums hi + lo) for the second stage. Algorithms and
 // error bounds: Joldes, Muller, Popescu, "Tight and rigorous error bounds for basic
 // building blocks of double-word arithmetic", ACM TOMS 44(2), 2017: AccurateDWPlusDW has
-// relative error <= 3u^2 / (1 - 4u), DWTimesDW1 <= 7u^2. We use 8u^2 per operation. Products
-// use Dekker's splitting (no FMA needed): exact for |a|, |b| < 2^996.
+// relative error <= 3u^2 / (1 - 4u), DWTimesDW1 <= 7u^2. We use 8u^2 per operation. The
+// error-free sums and products are fast/error_free.hpp's (products by FMA: exact unless the
+// error underflows, which the absolute slack of the bounds covers).
 struct DD {
   double hi = 0, lo = 0;
 };
 inline DD two_sum(double a, double b) {
-  const double s = a + b, bb = s - a;
-  return {s, (a - (s - bb)) + (b - bb)};
+  DD r;
+  fast::two_sum(a, b, r.hi, r.lo);
+  return r;
 }
 inline DD fast_two_sum(double a, double b) {
-  const double s = a + b;
-  return {s, b - (s - a)};
+  DD r;
+  fast::fast_two_sum(a, b, r.hi, r.lo);
+  return r;
 }
 inline DD two_prod(double a, double b) {
-  const double p = a * b;
-  const double ca = 134217729.0 * a, cb = 134217729.0 * b;
-  const double ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
-  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+  DD r;
+  fast::two_prod(a, b, r.hi, r.lo);
+  return r;
 }
 inline DD operator+(DD a, DD b) {
   DD s = two_sum(a.hi, b.hi);
@@ -273,6 +277,9 @@ struct Search {
   Boxes boxes;
   int budget;
   int max_depth;
+  // Sub-intervals ending at or before this time are skipped unvisited: an earlier stage
+  // already excluded all of [0, skip_before).
+  double skip_before = 0;
   int nodes = 0;  // visited sub-intervals
   double toi = 1;
   bool certain = false;  // the reported leaf certainly holds a contact
@@ -337,6 +344,8 @@ struct Search {
       Item& it = stack[--sp];
       const DD t0 = it.t0;
       const int depth = it.depth;
+      const DD t1 = t0 + DD{std::ldexp(1.0, -depth), 0};  // exact (dyadic, <= 101 bits)
+      if (t1.hi < skip_before || (t1.hi == skip_before && t1.lo <= 0)) continue;
       if (++nodes > budget) {
         toi = down(t0);  // everything before t0 was excluded
         certain = it.proven;
@@ -460,7 +469,7 @@ void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root, CcdFault fault)
 // when it also proved a contact in the leaf it stopped at.
 template <class T>
 bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, bool& certain,
-           bool& cut, CcdTrace& tr, CcdFault fault) {
+           bool& cut, CcdTrace& tr, CcdFault fault, double skip_before = 0) {
   int nq = 0;
   Node<T>& root = Search<T>::stack_of_thread(max_depth)[0].n;  // built in place
   root_node<T>(q, nq, root, fault);
@@ -477,7 +486,7 @@ bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, boo
     return true;
   }
   const bool vf = q.kind == cases::CcdKind::vertex_face;
-  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth};
+  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth, skip_before};
   const bool hit = s.run();
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
@@ -525,10 +534,11 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   res.toi = toi1;
   if (certain) return res;
   // Stage 2: the same search in double-double, whose bounds are ~2^48 times smaller, down to
-  // width 2^-100; it decides the near misses that double precision cannot separate.
+  // width 2^-100; it decides the near misses that double precision cannot separate. It
+  // starts where stage 1 stopped: stage 1 excluded all of [0, toi1).
   tr.second_stage = true;
   double toi2 = 0;
-  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr, fault)) {
+  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr, fault, toi1)) {
     res.hit = false;
     res.toi = 1;
     return res;
