@@ -39,12 +39,31 @@
 #include "cases/closest_feature.hpp"
 
 #include <span>
+#include <vector>
 
 namespace contactbench::fast {
 
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q);
 
-// Batched entry point: out[i] = closest_feature(in[i]); sizes must match.
+// Batched entry points (fast/closest_feature_batch.cpp), bit-identical to the scalar kernel
+// per query. Queries as structure of arrays (coordinate k of every p in p[k], ...):
+struct ClosestFeatureSoA {
+  std::vector<double> p[3], a[3], b[3], c[3];
+  ClosestFeatureSoA() = default;
+  explicit ClosestFeatureSoA(std::span<const cases::ClosestFeatureQuery> qs);
+  std::size_t size() const { return p[0].size(); }
+};
+struct ClosestFeatureSoAResult {
+  std::vector<double> point[3], squared_distance;
+  std::vector<cases::Region> region;
+  void resize(std::size_t n);
+};
+// Four queries per AVX2 instruction when the CPU has AVX2 (closest_feature_batch_avx2())
+// and allow_simd; the scalar kernel per query otherwise. out is resized to in.size().
+void closest_feature(const ClosestFeatureSoA& in, ClosestFeatureSoAResult& out,
+                     bool allow_simd = true);
+bool closest_feature_batch_avx2();
+// The same on arrays of structures (converted through ClosestFeatureSoA); sizes must match.
 void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
                      std::span<cases::ClosestFeatureResult> out);
 
