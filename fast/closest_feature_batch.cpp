@@ -73,9 +73,13 @@ AVX2 inline V3 load(const std::vector<double>* s, std::size_t i) {
 }
 
 AVX2 inline V code(Region r) { return _mm256_set1_pd(static_cast<int>(r)); }
-// Later calls take precedence: lanes in `mask` take `at` and region r.
-AVX2 inline void choose(V mask, const V3& at, Region r, V3& point, V& region) {
-  point = pick(mask, at, point);
+// Later calls take precedence: lanes in `mask` take the edge point's operands and region r.
+AVX2 inline void choose(V mask, V n, V d, const V3& from, const V3& along, Region r, V& num,
+                        V& den, V3& base, V3& dir, V& region) {
+  num = pick(mask, n, num);
+  den = pick(mask, d, den);
+  base = pick(mask, from, base);
+  dir = pick(mask, along, dir);
   region = pick(mask, code(r), region);
 }
 
@@ -110,15 +114,22 @@ AVX2 void four(const ClosestFeatureSoA& in, ClosestFeatureSoAResult& out, std::s
   const V3 n = cross(sub(x, o), sub(y, o));
   const V nn = dot(n, n);
   const V flat = _mm256_cmp_pd(nn, _mm256_set1_pd(std::numeric_limits<double>::min()), _CMP_NGE_UQ);
-  const V s = div(dot(sub(p, o), n), nn);
-  V3 point = {sub(p.x, mul(s, n.x)), sub(p.y, mul(s, n.y)), sub(p.z, mul(s, n.z))};
+  // Every non-vertex point is base + (num / den) dir: select the lane's (num, den, base, dir)
+  // first, then divide once. The face point p - (dot / nn) n is p + ((-dot) / nn) n exactly
+  // (negation is exact), so this is still the scalar kernel's arithmetic.
+  const V neg = _mm256_set1_pd(-0.0);
+  V num = _mm256_xor_pd(dot(sub(p, o), n), neg), den = nn;
+  V3 base = p, dir = n;
   V region = code(Region::face);
-  choose(in_e1, axpy(b, div(e43, add(e43, e56)), cb), Region::edge1, point, region);
-  choose(in_e2, axpy(a, div(d2, sub(d2, d6)), ac), Region::edge2, point, region);
-  choose(in_e0, axpy(a, div(d1, sub(d1, d3)), ab), Region::edge0, point, region);
-  choose(in_v2, c, Region::vertex2, point, region);
-  choose(in_v1, b, Region::vertex1, point, region);
-  choose(in_v0, a, Region::vertex0, point, region);
+  choose(in_e1, e43, add(e43, e56), b, cb, Region::edge1, num, den, base, dir, region);
+  choose(in_e2, d2, sub(d2, d6), a, ac, Region::edge2, num, den, base, dir, region);
+  choose(in_e0, d1, sub(d1, d3), a, ab, Region::edge0, num, den, base, dir, region);
+  V3 point = axpy(base, div(num, den), dir);
+  const V in_v = _mm256_or_pd(in_v0, _mm256_or_pd(in_v1, in_v2));
+  point = pick(in_v, pick(in_v0, a, pick(in_v1, b, c)), point);
+  region = pick(in_v2, code(Region::vertex2), region);
+  region = pick(in_v1, code(Region::vertex1), region);
+  region = pick(in_v0, code(Region::vertex0), region);
   const V3 dp = sub(p, point);
   const V sq = dot(dp, dp);
   _mm256_storeu_pd(&out.point[0][i], point.x);
