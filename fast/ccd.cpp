@@ -277,9 +277,6 @@ struct Search {
   Boxes boxes;
   int budget;
   int max_depth;
-  // Sub-intervals ending at or before this time are skipped unvisited: an earlier stage
-  // already excluded all of [0, skip_before).
-  double skip_before = 0;
   int nodes = 0;  // visited sub-intervals
   double toi = 1;
   bool certain = false;  // the reported leaf certainly holds a contact
@@ -344,8 +341,6 @@ struct Search {
       Item& it = stack[--sp];
       const DD t0 = it.t0;
       const int depth = it.depth;
-      const DD t1 = t0 + DD{std::ldexp(1.0, -depth), 0};  // exact (dyadic, <= 101 bits)
-      if (t1.hi < skip_before || (t1.hi == skip_before && t1.lo <= 0)) continue;
       if (++nodes > budget) {
         toi = down(t0);  // everything before t0 was excluded
         certain = it.proven;
@@ -469,7 +464,7 @@ void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root, CcdFault fault)
 // when it also proved a contact in the leaf it stopped at.
 template <class T>
 bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, bool& certain,
-           bool& cut, CcdTrace& tr, CcdFault fault, double skip_before = 0) {
+           bool& cut, CcdTrace& tr, CcdFault fault) {
   int nq = 0;
   Node<T>& root = Search<T>::stack_of_thread(max_depth)[0].n;  // built in place
   root_node<T>(q, nq, root, fault);
@@ -486,7 +481,7 @@ bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, boo
     return true;
   }
   const bool vf = q.kind == cases::CcdKind::vertex_face;
-  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth, skip_before};
+  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth};
   const bool hit = s.run();
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
@@ -534,11 +529,10 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   res.toi = toi1;
   if (certain) return res;
   // Stage 2: the same search in double-double, whose bounds are ~2^48 times smaller, down to
-  // width 2^-100; it decides the near misses that double precision cannot separate. It
-  // starts where stage 1 stopped: stage 1 excluded all of [0, toi1).
+  // width 2^-100; it decides the near misses that double precision cannot separate.
   tr.second_stage = true;
   double toi2 = 0;
-  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr, fault, toi1)) {
+  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr, fault)) {
     res.hit = false;
     res.toi = 1;
     return res;
