@@ -58,12 +58,13 @@ struct ClosestFeatureSoAResult {
   std::vector<cases::Region> region;
   void resize(std::size_t n);
 };
-// Four queries per AVX2 instruction when the CPU has AVX2 (closest_feature_batch_avx2())
-// and allow_simd; the scalar kernel per query otherwise. out is resized to in.size().
+// min(max_width, closest_feature_batch_width()) queries per instruction: 8 (AVX-512), 4
+// (AVX2) or 1 (the scalar kernel per query), the instruction set chosen at run time. out is
+// resized to in.size().
 void closest_feature(const ClosestFeatureSoA& in, ClosestFeatureSoAResult& out,
-                     bool allow_simd = true);
-bool closest_feature_batch_avx2();
-// The same on arrays of structures (converted through ClosestFeatureSoA); sizes must match.
+                     int max_width = 8);
+int closest_feature_batch_width();  // 8, 4 or 1: what this CPU supports
+// The same on arrays of structures (the scalar kernel per query); sizes must match.
 void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
                      std::span<cases::ClosestFeatureResult> out);
 

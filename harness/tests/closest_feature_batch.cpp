@@ -1,7 +1,7 @@
 // The batched closest feature (fast/closest_feature_batch.cpp) against the scalar kernel,
 // bit for bit: every field of every query, on generated random and degenerate queries, the
 // hand-derived cases, sizes that leave a ragged tail, and a triangle flat in double (the
-// face point's scalar fallback); both the AVX2 path (when the CPU has it) and the scalar one.
+// face point's scalar fallback); the AVX-512, AVX2 and scalar paths (those the CPU has).
 #include "fast/closest_feature.hpp"
 #include "harness/pairs/closest_feature.hpp"
 
@@ -37,10 +37,10 @@ std::vector<cases::ClosestFeatureQuery> queries() {
 
 bool same(double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); }
 
-void check_batch(const std::vector<cases::ClosestFeatureQuery>& qs, bool allow_simd) {
+void check_batch(const std::vector<cases::ClosestFeatureQuery>& qs, int width) {
   const fast::ClosestFeatureSoA soa(qs);
   fast::ClosestFeatureSoAResult out;
-  fast::closest_feature(soa, out, allow_simd);
+  fast::closest_feature(soa, out, width);
   BOOST_TEST(out.region.size() == qs.size());
   int mismatches = 0;
   for (std::size_t i = 0; i < qs.size(); ++i) {
@@ -66,11 +66,12 @@ BOOST_AUTO_TEST_CASE(flat_triangle_takes_the_fallback) {
 }
 
 BOOST_AUTO_TEST_CASE(simd_equals_scalar_bit_for_bit) {
-  BOOST_TEST_MESSAGE("AVX2 path available: " << fast::closest_feature_batch_avx2());
+  BOOST_TEST_MESSAGE("widest path on this CPU: " << fast::closest_feature_batch_width());
   const auto qs = queries();
-  check_batch(qs, true);
-  check_batch(qs, false);
-  for (std::size_t n : {0, 1, 3, 4, 5, 7}) check_batch({qs.end() - n, qs.end()}, true);
+  for (int width : {1, 4, 8}) {
+    check_batch(qs, width);
+    for (std::size_t n : {0, 1, 3, 4, 5, 7, 8, 9, 15}) check_batch({qs.end() - n, qs.end()}, width);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(array_of_structures_entry_point) {
