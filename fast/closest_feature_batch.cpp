@@ -72,11 +72,6 @@ inline void storeu(double* to, V a) { _mm256_storeu_pd(to, a); }
 inline V code(Region r) { return set1(static_cast<int>(r)); }
 inline V load1(const std::vector<double>& s, std::size_t i) { return _mm256_loadu_pd(&s[i]); }
 #include "fast/closest_feature_lanes.inc"
-void range(const ClosestFeatureSoA& in, ClosestFeatureSoAResult& out) {
-  std::size_t i = 0;
-  for (; i + W <= in.size(); i += W) lanes(in, out, i);
-  scalar_range(in, out, i, in.size());
-}
 }  // namespace avx2
 #pragma GCC pop_options
 
@@ -106,11 +101,6 @@ inline void storeu(double* to, V a) { _mm512_storeu_pd(to, a); }
 inline V code(Region r) { return set1(static_cast<int>(r)); }
 inline V load1(const std::vector<double>& s, std::size_t i) { return _mm512_loadu_pd(&s[i]); }
 #include "fast/closest_feature_lanes.inc"
-void range(const ClosestFeatureSoA& in, ClosestFeatureSoAResult& out) {
-  std::size_t i = 0;
-  for (; i + W <= in.size(); i += W) lanes(in, out, i);
-  scalar_range(in, out, i, in.size());
-}
 }  // namespace avx512
 #pragma GCC pop_options
 #endif
