@@ -1,5 +1,7 @@
 #include "fast/ccd.hpp"
 
+#include "fast/error_free.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,24 +18,26 @@ constexpr double round_up = 1 + 0x1p-50;  // makes a bound computed in round-to-
 // Double-double numbers (unevaluated sums hi + lo) for the second stage. Algorithms and
 // error bounds: Joldes, Muller, Popescu, "Tight and rigorous error bounds for basic
 // building blocks of double-word arithmetic", ACM TOMS 44(2), 2017: AccurateDWPlusDW has
-// relative error <= 3u^2 / (1 - 4u), DWTimesDW1 <= 7u^2. We use 8u^2 per operation. Products
-// use Dekker's splitting (no FMA needed): exact for |a|, |b| < 2^996.
+// relative error <= 3u^2 / (1 - 4u), DWTimesDW1 <= 7u^2. We use 8u^2 per operation. The
+// error-free sums and products are fast/error_free.hpp's (products by FMA: exact unless the
+// error underflows, which the absolute slack of the bounds covers).
 struct DD {
   double hi = 0, lo = 0;
 };
 inline DD two_sum(double a, double b) {
-  const double s = a + b, bb = s - a;
-  return {s, (a - (s - bb)) + (b - bb)};
+  DD r;
+  fast::two_sum(a, b, r.hi, r.lo);
+  return r;
 }
 inline DD fast_two_sum(double a, double b) {
-  const double s = a + b;
-  return {s, b - (s - a)};
+  DD r;
+  fast::fast_two_sum(a, b, r.hi, r.lo);
+  return r;
 }
 inline DD two_prod(double a, double b) {
-  const double p = a * b;
-  const double ca = 134217729.0 * a, cb = 134217729.0 * b;
-  const double ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
-  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+  DD r;
+  fast::two_prod(a, b, r.hi, r.lo);
+  return r;
 }
 inline DD operator+(DD a, DD b) {
   DD s = two_sum(a.hi, b.hi);

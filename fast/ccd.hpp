@@ -102,7 +102,7 @@ cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
 // The fast variant's stated domain: every coordinate finite with magnitude <= 2^200 (the
 // coefficient trees of degree <= 4 in coordinate differences stay below 2^810, far from
-// overflow, and Dekker's splitting in double-double needs < 2^996) and ccd_scale >= 2^-200
+// overflow) and ccd_scale >= 2^-200
 // (the absolute underflow slack 2^-1060 of the bounds stays below 2^-250 of a degree-4
 // tree of that scale). Outside it ccd() still never misses (a cut-short hit at t = 0 beyond
 // 2^200; below 2^-200 the slack dominates and hits are reported where nothing can be

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 
 namespace contactbench::fast {
 
@@ -72,12 +71,6 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
   if (va <= 0 && e43 >= 0 && e56 >= 0)
     return finish(q.b + (e43 / (e43 + e56)) * (q.c - q.b), Region::edge1);
   return finish(face_point(q), Region::face);
-}
-
-void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
-                     std::span<cases::ClosestFeatureResult> out) {
-  if (in.size() != out.size()) throw std::invalid_argument("closest_feature: size mismatch");
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = closest_feature(in[i]);
 }
 
 bool closest_feature_in_domain(const cases::ClosestFeatureQuery& q) {

@@ -39,12 +39,32 @@
 #include "cases/closest_feature.hpp"
 
 #include <span>
+#include <vector>
 
 namespace contactbench::fast {
 
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q);
 
-// Batched entry point: out[i] = closest_feature(in[i]); sizes must match.
+// Batched entry points (fast/closest_feature_batch.cpp), bit-identical to the scalar kernel
+// per query. Queries as structure of arrays (coordinate k of every p in p[k], ...):
+struct ClosestFeatureSoA {
+  std::vector<double> p[3], a[3], b[3], c[3];
+  ClosestFeatureSoA() = default;
+  explicit ClosestFeatureSoA(std::span<const cases::ClosestFeatureQuery> qs);
+  std::size_t size() const { return p[0].size(); }
+};
+struct ClosestFeatureSoAResult {
+  std::vector<double> point[3], squared_distance;
+  std::vector<cases::Region> region;
+  void resize(std::size_t n);
+};
+// min(max_width, closest_feature_batch_width()) queries per instruction: 8 (AVX-512), 4
+// (AVX2) or 1 (the scalar kernel per query), the instruction set chosen at run time. out is
+// resized to in.size().
+void closest_feature(const ClosestFeatureSoA& in, ClosestFeatureSoAResult& out,
+                     int max_width = 8);
+int closest_feature_batch_width();  // 8, 4 or 1: what this CPU supports
+// The same on arrays of structures (the scalar kernel per query); sizes must match.
 void closest_feature(std::span<const cases::ClosestFeatureQuery> in,
                      std::span<cases::ClosestFeatureResult> out);
 

@@ -1,5 +1,7 @@
 #include "fast/triangle_intersection.hpp"
 
+#include "fast/error_free.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -12,24 +14,6 @@ namespace {
 using cases::Vec3;
 
 constexpr double u = 0x1p-53;  // unit roundoff
-
-// a - b = hi + lo exactly (Knuth's two-sum on a and -b).
-inline void two_diff(double a, double b, double& hi, double& lo) {
-  hi = a - b;
-  const double bv = a - hi, av = hi + bv;
-  lo = (a - av) + (bv - b);
-}
-// a + b = hi + lo exactly.
-inline void two_sum(double a, double b, double& hi, double& lo) {
-  hi = a + b;
-  const double bv = hi - a, av = hi - bv;
-  lo = (a - av) + (b - bv);
-}
-// a·b = hi + lo exactly (no underflow: see the domain).
-inline void two_prod(double a, double b, double& hi, double& lo) {
-  hi = a * b;
-  lo = std::fma(a, b, -hi);
-}
 
 // A non-overlapping expansion, components in increasing magnitude, zeros dropped (Shewchuk's
 // Grow-Expansion-ZeroElim): its sum is exact and its sign is its last component's.
