@@ -46,9 +46,14 @@ void scalar_range(const ClosestFeatureSoA& in, ClosestFeatureSoAResult& out, std
 }
 
 #if defined(__x86_64__)
+// GCC takes the target for a region; clang needs it as an attribute on each function there.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
 #pragma GCC optimize("fp-contract=off")
+#endif
 namespace avx2 {
 constexpr int W = 4;
 using V = __m256d;
@@ -73,11 +78,19 @@ inline V code(Region r) { return set1(static_cast<int>(r)); }
 inline V load1(const std::vector<double>& s, std::size_t i) { return _mm256_loadu_pd(&s[i]); }
 #include "fast/closest_feature_lanes.inc"
 }  // namespace avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
+#if defined(__clang__)  // clang contracts only within one source expression: none here
+#pragma clang attribute push(__attribute__((target("avx512f,avx512dq"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq")
 #pragma GCC optimize("fp-contract=off")  // AVX-512 brings FMA: no contraction
+#endif
 namespace avx512 {
 constexpr int W = 8;
 using V = __m512d;
@@ -102,7 +115,11 @@ inline V code(Region r) { return set1(static_cast<int>(r)); }
 inline V load1(const std::vector<double>& s, std::size_t i) { return _mm512_loadu_pd(&s[i]); }
 #include "fast/closest_feature_lanes.inc"
 }  // namespace avx512
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #endif
 
 }  // namespace
