@@ -25,6 +25,38 @@ std::vector<DecisionSpace> EdgeSmoothingPair::decision_space() {
   };
 }
 
+EdgeSmoothingPair::Result EdgeSmoothingPair::from_c(const CResult& c, const Query& q) {
+  if (c.region < 0 || c.region >= static_cast<int>(cases::region_names.size()))
+    throw PluginError(fmt::format("field region: {} is not a region (0 face .. 6 vertex2)", c.region));
+  if (c.side < -1 || c.side > 1) throw PluginError(fmt::format("field side: {} is not -1, 0 or 1", c.side));
+  if (c.zone < CONTACTBENCH_ZONE_NONE || c.zone > CONTACTBENCH_ZONE_VERTEX_CONE)
+    throw PluginError(fmt::format("field zone: {} is not a zone (0 none .. 4 vertex_cone)", c.zone));
+  for (auto [name, v] : {std::pair{"adjusted", c.adjusted}, std::pair{"centre_on_facet", c.centre_on_facet},
+                         std::pair{"polar", c.polar}})
+    if (v != 0 && v != 1) throw PluginError(fmt::format("field {}: {} is neither 0 nor 1", name, v));
+  // A generator is a facet of the vertex's fan: an index below the mesh's facet count.
+  const int facets = q.mesh->facet_count();
+  for (auto [name, v] : {std::pair{"cone_i", c.cone_i}, std::pair{"cone_j", c.cone_j}})
+    if (v < -1 || v >= facets)
+      throw PluginError(fmt::format("field {}: {} is outside -1 .. {}", name, v, facets - 1));
+  Result r;
+  // The margins are the reference's; a fast answer leaves them NaN (as fast::edge_smoothing).
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  r.region_margin = r.side_margin = r.zone_margin = r.cone_margin = r.polar_margin = nan;
+  r.on_facet_margin = r.feature_margin = r.condition = nan;
+  r.region = static_cast<cases::Region>(c.region);
+  r.side = c.side;
+  r.zone = static_cast<cases::Zone>(c.zone);
+  r.adjusted = c.adjusted == 1;
+  r.centre_on_facet = c.centre_on_facet == 1;
+  r.polar = c.polar == 1;
+  r.cone_i = c.cone_i, r.cone_j = c.cone_j;
+  r.normal = {c.normal[0], c.normal[1], c.normal[2]};
+  r.point = {c.point[0], c.point[1], c.point[2]};
+  r.overlap = c.overlap;
+  return r;
+}
+
 namespace {
 std::string cone_kind(const cases::EdgeSmoothingResult& r) {
   return r.polar ? "generator" : r.cone_j < 0 ? "ray" : "face";

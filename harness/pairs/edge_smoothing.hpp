@@ -4,6 +4,7 @@
 #include "cases/edge_smoothing.hpp"
 #include "fast/edge_smoothing.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/edge_smoothing.h"
 #include "reference/edge_smoothing.hpp"
 
 #include <limits>
@@ -45,6 +46,18 @@ struct EdgeSmoothingPair : Pair<cases::EdgeSmoothing> {
   static double exact_distance(const Result& ref) {
     return ref.centre_on_facet ? 0.0 : ref.on_facet_margin;
   }
+  // C ABI (include/contactbench/edge_smoothing.h). The mesh is passed as pointers into the
+  // query's own arrays (the query outlives the call).
+  using CQuery = contactbench_edge_smoothing_query;
+  using CResult = contactbench_edge_smoothing_result;
+  static CQuery to_c(const Query& q) {
+    static_assert(sizeof(cases::Vec3) == 3 * sizeof(double) && sizeof(std::array<int, 3>) == 3 * sizeof(int));
+    const auto& m = *q.mesh;
+    return {{q.centre[0], q.centre[1], q.centre[2]}, q.radius,
+            m.vertices().empty() ? nullptr : m.vertices().front().data(), static_cast<int>(m.vertices().size()),
+            m.facets().empty() ? nullptr : m.facets().front().data(), m.facet_count(), q.facet};
+  }
+  static Result from_c(const CResult& c, const Query& q);
 };
 
 // Planted faults (harness/pairs/edge_smoothing.cpp; registry: edge_smoothing_planted_*). Each

@@ -4,6 +4,7 @@
 #include "cases/ellipsoid_contact.hpp"
 #include "fast/ellipsoid_contact.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/ellipsoid_contact.h"
 #include "reference/ellipsoid_contact.hpp"
 
 namespace contactbench::harness {
@@ -35,6 +36,31 @@ struct EllipsoidContactPair : Pair<cases::EllipsoidContact> {
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
                                  const fast::EllipsoidContactBounds& bounds);
   static std::vector<Peer<Query>> peers() { return {{"fcl_collide", &fcl_ellipsoids_collide}}; }
+  // C ABI (include/contactbench/ellipsoid_contact.h); state i is ellipsoid_state_names[i].
+  using CQuery = contactbench_ellipsoid_contact_query;
+  using CResult = contactbench_ellipsoid_contact_result;
+  static constexpr int max_roots = CONTACTBENCH_ELLIPSOID_CONTACT_MAX_ROOTS;
+  static contactbench_ellipsoid to_c(const cases::Ellipsoid& e) {
+    contactbench_ellipsoid c;
+    for (int k = 0; k < 3; ++k) c.centre[k] = e.centre[k], c.semi_axes[k] = e.semi_axes[k];
+    for (int k = 0; k < 4; ++k) c.quaternion[k] = e.quaternion[k];
+    return c;
+  }
+  static CQuery to_c(const Query& q) { return {to_c(q.a), to_c(q.b)}; }
+  static Result from_c(const CResult& c, const Query&) {
+    if (c.state < 0 || c.state >= int(cases::ellipsoid_state_names.size()))
+      throw PluginError(fmt::format("field state: {} is not a state", c.state));
+    if (c.root_count < 0 || c.root_count > max_roots)
+      throw PluginError(fmt::format("field root_count: {} is outside 0 .. {}", c.root_count, max_roots));
+    Result r;
+    r.state = cases::ellipsoid_state_names[c.state];
+    r.roots.assign(c.roots, c.roots + c.root_count);
+    r.F = c.F;
+    r.point = {c.point[0], c.point[1], c.point[2]};
+    r.normal = {c.normal[0], c.normal[1], c.normal[2]};
+    r.overlap = c.overlap;
+    return r;
+  }
 };
 
 // Published methods (registry: ellipsoid_contact_published_<name>), state only, measured

@@ -4,6 +4,7 @@
 #include "cases/rounded_triangle_contact.hpp"
 #include "fast/rounded_triangle_contact.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/rounded_triangle_contact.h"
 #include "reference/rounded_triangle_contact.hpp"
 
 namespace contactbench::harness {
@@ -31,6 +32,35 @@ struct RoundedTriangleContactPair : Pair<cases::RoundedTriangleContact> {
   }
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
                                  const fast::RoundedTriangleContactBounds& bounds);
+  // C ABI (include/contactbench/rounded_triangle_contact.h).
+  using CQuery = contactbench_rounded_triangle_contact_query;
+  using CResult = contactbench_rounded_triangle_contact_result;
+  static constexpr int max_polygon = CONTACTBENCH_ROUNDED_TRIANGLE_CONTACT_MAX_POLYGON;
+  static CQuery to_c(const Query& q) {
+    CQuery c;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) c.p[i][k] = q.p[i][k], c.q[i][k] = q.q[i][k];
+    for (int k = 0; k < 3; ++k) c.c1[k] = q.c1[k], c.c2[k] = q.c2[k];
+    c.r1 = q.r1, c.r2 = q.r2;
+    return c;
+  }
+  static Result from_c(const CResult& c, const Query&) {
+    for (auto [name, v] : {std::pair{"facing", c.facing}, std::pair{"spheres_overlap", c.spheres_overlap},
+                           std::pair{"contact", c.contact}})
+      if (v != 0 && v != 1) throw PluginError(fmt::format("field {}: {} is neither 0 nor 1", name, v));
+    if (c.polygon_count < 0 || c.polygon_count > max_polygon)
+      throw PluginError(fmt::format("field polygon_count: {} is outside 0 .. {}", c.polygon_count, max_polygon));
+    Result r;
+    r.facing = c.facing == 1;
+    r.spheres_overlap = c.spheres_overlap == 1;
+    for (int i = 0; i < c.polygon_count; ++i) r.polygon.emplace_back(c.polygon[i][0], c.polygon[i][1], c.polygon[i][2]);
+    r.contact_point = {c.contact_point[0], c.contact_point[1], c.contact_point[2]};
+    r.h2 = c.h2;
+    r.contact = c.contact == 1;
+    r.delta_s = c.delta_s;
+    r.delta_t = c.delta_t;
+    return r;
+  }
 };
 
 // Planted faults (harness/registry.cpp; the mutation suite requires each found `wrong`):

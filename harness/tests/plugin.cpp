@@ -6,18 +6,25 @@
 #include "fast/barrier.hpp"
 #include "fast/ccd.hpp"
 #include "fast/closest_feature.hpp"
+#include "fast/edge_smoothing.hpp"
+#include "fast/ellipsoid_contact.hpp"
 #include "fast/ground_ccd.hpp"
+#include "fast/rounded_triangle_contact.hpp"
 #include "fast/triangle_intersection.hpp"
 #include "harness/registry.hpp"
 #include "include/contactbench/barrier.h"
 #include "include/contactbench/ccd.h"
 #include "include/contactbench/closest_feature.h"
+#include "include/contactbench/edge_smoothing.h"
+#include "include/contactbench/ellipsoid_contact.h"
 #include "include/contactbench/ground_ccd.h"
+#include "include/contactbench/rounded_triangle_contact.h"
 #include "include/contactbench/triangle_intersection.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <csignal>
+#include <cstring>
 #include <unistd.h>
 
 using namespace contactbench;
@@ -60,6 +67,59 @@ void ccd_shim(const contactbench_ccd_query* q, contactbench_ccd_result* r) {
   const auto res = fast::ccd(c);
   *r = {res.hit ? 1 : 0, res.toi, res.cut_short ? 1 : 0};
 }
+void rounded_triangle_contact_shim(const contactbench_rounded_triangle_contact_query* q,
+                                   contactbench_rounded_triangle_contact_result* r) {
+  cases::RoundedTriangleContactQuery t;
+  for (int i = 0; i < 3; ++i) t.p[i] = vec(q->p[i]), t.q[i] = vec(q->q[i]);
+  t.c1 = vec(q->c1), t.c2 = vec(q->c2), t.r1 = q->r1, t.r2 = q->r2;
+  const auto res = fast::rounded_triangle_contact(t);
+  std::memset(r, 0, sizeof *r);
+  r->facing = res.facing ? 1 : 0;
+  r->spheres_overlap = res.spheres_overlap ? 1 : 0;
+  r->polygon_count = static_cast<int>(res.polygon.size());
+  for (std::size_t i = 0; i < res.polygon.size(); ++i)
+    for (int k = 0; k < 3; ++k) r->polygon[i][k] = res.polygon[i][k];
+  for (int k = 0; k < 3; ++k) r->contact_point[k] = res.contact_point[k];
+  r->h2 = res.h2;
+  r->contact = res.contact ? 1 : 0;
+  r->delta_s = res.delta_s;
+  r->delta_t = res.delta_t;
+}
+// The plugin sees only the arrays: it builds its own mesh (adjacency) from them.
+void edge_smoothing_shim(const contactbench_edge_smoothing_query* q, contactbench_edge_smoothing_result* r) {
+  std::vector<cases::Vec3> vertices;
+  for (int i = 0; i < q->vertex_count; ++i) vertices.push_back(vec(q->vertices + 3 * i));
+  std::vector<std::array<int, 3>> facets;
+  for (int f = 0; f < q->facet_count; ++f)
+    facets.push_back({q->facets[3 * f], q->facets[3 * f + 1], q->facets[3 * f + 2]});
+  cases::EdgeSmoothingQuery e;
+  e.centre = vec(q->centre);
+  e.radius = q->radius;
+  e.mesh = std::make_shared<const cases::Mesh>(std::move(vertices), std::move(facets));
+  e.facet = q->facet;
+  const auto res = fast::edge_smoothing(e);
+  *r = {static_cast<int>(res.region), res.side, static_cast<int>(res.zone), res.adjusted ? 1 : 0,
+        res.centre_on_facet ? 1 : 0, res.polar ? 1 : 0, res.cone_i, res.cone_j,
+        {res.normal[0], res.normal[1], res.normal[2]}, {res.point[0], res.point[1], res.point[2]}, res.overlap};
+}
+cases::Ellipsoid ellipsoid(const contactbench_ellipsoid& e) {
+  cases::Ellipsoid x;
+  x.centre = vec(e.centre), x.semi_axes = vec(e.semi_axes);
+  x.quaternion = {e.quaternion[0], e.quaternion[1], e.quaternion[2], e.quaternion[3]};
+  return x;
+}
+void ellipsoid_contact_shim(const contactbench_ellipsoid_contact_query* q, contactbench_ellipsoid_contact_result* r) {
+  const auto res = fast::ellipsoid_contact({ellipsoid(q->a), ellipsoid(q->b)});
+  std::memset(r, 0, sizeof *r);
+  r->state = res.state == "separated" ? CONTACTBENCH_ELLIPSOID_SEPARATED
+           : res.state == "touching"  ? CONTACTBENCH_ELLIPSOID_TOUCHING
+                                      : CONTACTBENCH_ELLIPSOID_OVERLAPPING;
+  r->root_count = static_cast<int>(res.roots.size());
+  for (std::size_t i = 0; i < res.roots.size(); ++i) r->roots[i] = res.roots[i];
+  r->F = res.F;
+  for (int k = 0; k < 3; ++k) r->point[k] = res.point[k], r->normal[k] = res.normal[k];
+  r->overlap = res.overlap;
+}
 
 // Faulty plugins: a crash on the 7th call, an exit, a region outside the ABI.
 void crash_on_seventh(const contactbench_barrier_query* q, contactbench_barrier_result* r) {
@@ -68,6 +128,23 @@ void crash_on_seventh(const contactbench_barrier_query* q, contactbench_barrier_
   barrier_shim(q, r);
 }
 void exits(const contactbench_barrier_query*, contactbench_barrier_result*) { _exit(3); }
+void polygon_of_seven(const contactbench_rounded_triangle_contact_query* q,
+                      contactbench_rounded_triangle_contact_result* r) {
+  rounded_triangle_contact_shim(q, r);
+  r->polygon_count = 7;
+}
+void root_count_minus_one(const contactbench_ellipsoid_contact_query* q, contactbench_ellipsoid_contact_result* r) {
+  ellipsoid_contact_shim(q, r);
+  r->root_count = -1;
+}
+void state_three(const contactbench_ellipsoid_contact_query* q, contactbench_ellipsoid_contact_result* r) {
+  ellipsoid_contact_shim(q, r);
+  r->state = 3;
+}
+void zone_five(const contactbench_edge_smoothing_query* q, contactbench_edge_smoothing_result* r) {
+  edge_smoothing_shim(q, r);
+  r->zone = 5;
+}
 void region_nine(const contactbench_closest_feature_query* q, contactbench_closest_feature_result* r) {
   closest_feature_shim(q, r);
   r->region = 9;
@@ -94,7 +171,10 @@ BOOST_AUTO_TEST_CASE(our_fast_kernel_as_a_plugin_gets_the_fast_variants_statisti
       {"barrier", in_process("barrier", &barrier_shim)},
       {"ground_ccd", in_process("ground_ccd", &ground_ccd_shim)},
       {"triangle_intersection", in_process("triangle_intersection", &triangle_intersection_shim)},
-      {"ccd", in_process("ccd", &ccd_shim)}};
+      {"ccd", in_process("ccd", &ccd_shim)},
+      {"edge_smoothing", in_process("edge_smoothing", &edge_smoothing_shim)},
+      {"rounded_triangle_contact", in_process("rounded_triangle_contact", &rounded_triangle_contact_shim)},
+      {"ellipsoid_contact", in_process("ellipsoid_contact", &ellipsoid_contact_shim)}};
   for (const auto& [name, p] : plugins)
     BOOST_TEST_CONTEXT(name) {
       const auto* f = harness::find_family(name);
@@ -108,7 +188,7 @@ BOOST_AUTO_TEST_CASE(our_fast_kernel_as_a_plugin_gets_the_fast_variants_statisti
       BOOST_TEST(untimed(plugged) == untimed(fast));
     }
   // Families without a C ABI say so (the CLI refuses --plugin for them).
-  BOOST_TEST(!harness::find_family("edge_smoothing")->plugin_abi);
+  BOOST_TEST(!harness::find_family("pfc_resolution")->plugin_abi);
 }
 
 BOOST_AUTO_TEST_CASE(a_crash_or_exit_is_a_plugin_error_naming_the_query_not_a_verdict) {
@@ -147,6 +227,37 @@ BOOST_AUTO_TEST_CASE(a_value_outside_the_abi_is_a_plugin_error) {
   } catch (const harness::PluginError& e) {
     BOOST_TEST(std::string(e.what()).find("field region: 9 is not a region") != std::string::npos);
   }
+}
+
+// Variable-size results: a count beyond the header's capacity (or negative) and an enum value
+// outside it are refused with one line naming the field.
+BOOST_AUTO_TEST_CASE(a_count_beyond_capacity_is_a_plugin_error) {
+  auto message = [](const std::string& family, const harness::Plugin& p) -> std::string {
+    harness::CheckOptions o{.n = 10, .seed = 2, .canonical = false, .timing = false, .plugin = &p};
+    try {
+      harness::find_family(family)->check(o);
+    } catch (const harness::PluginError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const auto seven = in_process("rounded_triangle_contact", &polygon_of_seven);
+  const auto m = message("rounded_triangle_contact", seven);
+  BOOST_TEST_INFO(m);
+  BOOST_TEST(m.find("field polygon_count: 7 is outside 0 .. 6") != std::string::npos);
+  BOOST_TEST(m.find('\n') == std::string::npos);
+  const auto negative = in_process("ellipsoid_contact", &root_count_minus_one);
+  const auto n = message("ellipsoid_contact", negative);
+  BOOST_TEST_INFO(n);
+  BOOST_TEST(n.find("field root_count: -1 is outside 0 .. 4") != std::string::npos);
+  const auto three = in_process("ellipsoid_contact", &state_three);
+  const auto s = message("ellipsoid_contact", three);
+  BOOST_TEST_INFO(s);
+  BOOST_TEST(s.find("field state: 3 is not a state") != std::string::npos);
+  const auto five = in_process("edge_smoothing", &zone_five);
+  const auto z = message("edge_smoothing", five);
+  BOOST_TEST_INFO(z);
+  BOOST_TEST(z.find("field zone: 5 is not a zone") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
