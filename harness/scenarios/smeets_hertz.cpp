@@ -137,7 +137,9 @@ HertzSetup hertz_setup(const cases::Mesh& mesh, double radius, double e_star, do
   s.enclosing_radius = radius * (1 + std::ldexp(1.0, -40));
   const SpherePair sp{radius, s.delta, e_star};
   const double rc = sp.rc();
-  const auto [u1, u2] = plane_frame(s.direction);
+  const auto frame = plane_frame(s.direction);  // no structured binding: a lambda captures these
+  const auto& u1 = frame.first;
+  const auto& u2 = frame.second;
   // Facets of one body that face the other and whose projection may meet disc(c, r_c); the
   // contact plane's centre c is the origin (equal radii, centres symmetric about it).
   auto candidates = [&](const Vec3& centre, double side) {

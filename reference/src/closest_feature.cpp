@@ -260,7 +260,8 @@ bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
 std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
   const auto sc = scaled(q);
   if (!sc) return std::nullopt;
-  const auto& [qs, k] = *sc;
+  const auto& qs = sc->first;  // not a structured binding: the lambda below captures it
+  const auto& k = sc->second;
   std::optional<IntervalVerdict> verdict;
   {
     exact::ProtectRounding guard;
