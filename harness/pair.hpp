@@ -382,6 +382,7 @@ void record(FamilyStats& s, const std::string& source, std::uint64_t index,
     s.errors[err.field].add(std::abs(err.error), label);
     double& b = s.error_bound[err.field];
     b = std::max(b, err.bound);
+    if (err.unit && *err.unit) s.error_unit.try_emplace(err.field, err.unit);
   }
   if (timed && e.fast) {
     s.time_ns["reference"].add(static_cast<double>(e.reference_ns), label);
