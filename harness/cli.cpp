@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -113,6 +114,10 @@ void print_summary(const nlohmann::json& doc) {
         fmt::print("    {:<30} max error {:.3g} (stated bound up to {:.3g}), median {:.2g}{}\n", field,
                    h["max"].get<double>(), h["bound"].get<double>(), h["median"].get<double>(),
                    h.contains("unit") && h["unit"].is_string() ? " [" + h["unit"].get<std::string>() + "]" : "");
+    if (f.contains("check_seconds") && f["check_seconds"]["cpu"].get<double>() > 0)
+      fmt::print("    {} {:.3g} queries per CPU-second ({:.3g} s CPU, {:.3g} s wall)\n",
+                 published ? "checked" : "certified", f["queries"].get<std::uint64_t>() / f["check_seconds"]["cpu"].get<double>(),
+                 f["check_seconds"]["cpu"].get<double>(), f["check_seconds"]["wall"].get<double>());
     if (f.contains("time_ns"))
       for (const auto& [impl, h] : f["time_ns"].items())
         fmt::print("    time {:<25} median ~{:.3g} ns, max {:.3g} ns ({})\n", impl,
@@ -171,6 +176,19 @@ int exit_code(const nlohmann::json& doc) {
   return 0;
 }
 
+// User and system time of this process's threads and of its waited-for children (plugin
+// calls run in children).
+double process_cpu_seconds() {
+  double t = 0;
+  for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    getrusage(who, &u);
+    t += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+  return t;
+}
+
 nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOptions& o,
                          bool planted, const std::string& shard_source = "none") {
   nlohmann::json doc = {{"schema", check_schema}, {"context", run_context()}};
@@ -183,7 +201,14 @@ nlohmann::json run_check(const std::vector<const Family*>& fams, const CheckOpti
   doc["context"]["shard_source"] = shard_source;
   doc["context"]["shard_deal"] = shard_deal_name;
   doc["families"] = nlohmann::json::array();
-  for (const Family* f : fams) doc["families"].push_back(family_json(*f, f->check(o)));
+  for (const Family* f : fams) {
+    const auto wall0 = std::chrono::steady_clock::now();
+    const double cpu0 = process_cpu_seconds();
+    FamilyStats s = f->check(o);
+    s.check_cpu_seconds = process_cpu_seconds() - cpu0;
+    s.check_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    doc["families"].push_back(family_json(*f, s));
+  }
   return doc;
 }
 

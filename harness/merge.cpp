@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -124,6 +125,12 @@ class RecordCheck {
           if (std::string(key) == "errors" && h.contains("bound") && !h["bound"].is_null() && !h["bound"].is_number())
             fail(fmt::format("errors.{}.bound", k), "expected a number, got " + quote(h["bound"]));
         }
+    if (f.contains("check_seconds"))
+      for (const char* k : {"cpu", "wall"}) {
+        const auto& t = member(object(f["check_seconds"], "check_seconds"), "check_seconds.", k);
+        if (!t.is_number() || !(t.get<double>() >= 0) || !std::isfinite(t.get<double>()))
+          fail(std::string("check_seconds.") + k, "expected a non-negative number of seconds, got " + quote(t));
+      }
     if (f.contains("examples"))
       for (const auto& [v, list] : object(f["examples"], "examples").items()) {
         if (!list.is_array()) fail("examples." + v, "expected an array");

@@ -255,6 +255,8 @@ void FamilyStats::merge(const FamilyStats& o) {
   for (const auto& [k, v] : o.error_bound) error_bound[k] = std::max(error_bound[k], v);
   for (const auto& [k, v] : o.error_unit) error_unit.try_emplace(k, v);
   for (const auto& [k, v] : o.time_ns) time_ns[k].merge(v);
+  check_cpu_seconds += o.check_cpu_seconds;
+  check_wall_seconds += o.check_wall_seconds;
   for (const auto& [k, list] : o.examples) {
     auto& mine = examples[k];
     mine.insert(mine.end(), list.begin(), list.end());
@@ -280,6 +282,8 @@ nlohmann::json FamilyStats::to_json() const {
     if (error_unit.count(k)) j["errors"][k]["unit"] = error_unit.at(k);
   }
   for (const auto& [k, v] : time_ns) j["time_ns"][k] = v.to_json();
+  if (check_cpu_seconds > 0 || check_wall_seconds > 0)
+    j["check_seconds"] = {{"cpu", check_cpu_seconds}, {"wall", check_wall_seconds}};
   j["examples"] = nlohmann::json::object();
   for (const auto& [k, list] : examples) {
     auto& arr = j["examples"][k] = nlohmann::json::array();
@@ -312,6 +316,10 @@ FamilyStats FamilyStats::from_json(const nlohmann::json& j) {
     }
   if (j.contains("time_ns"))
     for (const auto& [k, v] : j["time_ns"].items()) s.time_ns[k] = LogHistogram::from_json(v);
+  if (j.contains("check_seconds")) {
+    s.check_cpu_seconds = j["check_seconds"].at("cpu");
+    s.check_wall_seconds = j["check_seconds"].at("wall");
+  }
   if (j.contains("examples"))
     for (const auto& [k, arr] : j["examples"].items())
       for (const auto& b : arr) {

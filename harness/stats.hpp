@@ -84,6 +84,9 @@ struct FamilyStats {
   std::map<std::string, double> error_bound;        // field -> largest stated bound met
   std::map<std::string, std::string> error_unit;     // field -> unit of its error and bound
   std::map<std::string, LogHistogram> time_ns;      // "reference"/"fast" -> ns per query
+  // The whole check of this family, set by the command (0: not measured): CPU seconds of
+  // every thread and plugin child, and wall seconds. Shards' times add up.
+  double check_cpu_seconds = 0, check_wall_seconds = 0;
   std::map<std::string, std::vector<Example>> examples;  // verdict -> examples
   static constexpr std::size_t max_examples = 200;
 

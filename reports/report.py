@@ -25,6 +25,7 @@ Exit codes: 0 report written; 1 report written but a section plugin failed;
 """
 import argparse
 import datetime
+import math
 import pathlib
 import sys
 import traceback
@@ -124,6 +125,10 @@ def load_check(path):
             _check_hist(h, path, f"{where}.errors.{field}")
         for impl, h in _obj(f.get("time_ns", {}), path, f"{where}.time_ns").items():
             _check_hist(h, path, f"{where}.time_ns.{impl}")
+        seconds = _obj(f.get("check_seconds", {}), path, f"{where}.check_seconds")
+        for key, t in seconds.items():
+            if key not in ("cpu", "wall") or not is_number(t) or not 0 <= t < math.inf:
+                _fail(path, f"{where}.check_seconds.{key}", "expected cpu and wall, non-negative seconds")
         for kind, lst in _obj(f.get("examples", {}), path, f"{where}.examples").items():
             if not isinstance(lst, list) or not all(isinstance(e, dict) for e in lst):
                 _fail(path, f"{where}.examples.{kind}", "expected a list of objects")
@@ -362,6 +367,30 @@ def largest_errors(fam):
         parts.append(f"{field}: {fmt_sci(mx)} / {fmt_sci(bound)} {field_unit(field, h)}"
                      + (" (over bound)" if over else ""))
     return ("; ".join(parts) or "—", "bad" if bad else None)
+
+
+def throughput_html(check, times):
+    """The headline speed: how many queries `check` certified per CPU-second of this run
+    (reference, fast and comparison together, all threads), and how fast and reference
+    compare on the family's benchmark set of the same report run."""
+    rows = []
+    for fam in honest(check):
+        t = fam.get("check_seconds", {})
+        if "published_method_of" in fam or not t.get("cpu"):
+            continue
+        rate = fam["queries"] / t["cpu"]
+        speed = family_speed(times, fam["family"]) if times else None
+        ratios = "—" if speed is None else f"{speed[0]}: " + (", ".join(p for _, p in speed[1]) or "no fast entry")
+        rows.append([fam["family"], f"{fam['queries']:,}", f"{t['cpu']:.3g}",
+                     f"{rate:,.0f}", f"{60 * fam['queries'] / t['wall']:,.0f}" if t.get("wall") else "—", ratios])
+    if not rows:
+        return ""
+    return ("<p><b>Certified queries per second</b>: each gated family's queries judged by the check "
+            "per CPU-second (all threads), and per minute of wall time on this run's machine; "
+            "the ratios are the benchmark's, from the same report run.</p>\n"
+            + table(["family", "queries", "check CPU s", "certified per CPU-second",
+                     "certified per wall minute", "fast against reference and peers (CPU time)"],
+                    rows, fold=False))
 
 
 def summary_html(check, times):
@@ -618,6 +647,7 @@ def main(argv=None):
     else:
         body.append(headline(check))
         body.append(summary_html(check, times))
+        body.append(throughput_html(check, times))
 
     if have_families:
         fams = honest(check)

@@ -96,6 +96,16 @@ class FullReport(unittest.TestCase):
         _, row = self.summary_row("ccd_ground")
         self.assertIn("<td>—</td>", row)  # no benchmark for this family
 
+    def test_certified_throughput(self):
+        # closest_feature: 10,000 queries in 0.4 s CPU and 0.25 s wall -> 25,000 per CPU-second,
+        # 2,400,000 per wall minute; ccd_ground has no check time and no row.
+        table = self.page.split("Certified queries per second")[1].split("</table>")[0]
+        row = re.search(r"<tr><td>closest_feature</td>.*?</tr>", table).group(0)
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        self.assertEqual(cells[1:5], ["10,000", "0.4", "25,000", "2,400,000"])
+        self.assertIn("fast 40× faster than reference", cells[5])
+        self.assertNotIn("ccd_ground", table)
+
     def test_speed_chart_and_units(self):
         self.assertIn('src="speed.png"', self.page)
         # CPU time, time_unit converted: the boundary reference counts items (238,095 a
@@ -303,6 +313,15 @@ class Failures(Tmp):
         path.write_text(json.dumps(doc))
         self.assert_one_error_line(run_report(results, self.tmp / "out"), path,
                                    "families[1] (ccd_ground).wrong")
+
+    def test_bad_check_seconds(self):
+        results = self.results_copy()
+        path = results / "check.json"
+        doc = json.loads(path.read_text())
+        doc["families"][0]["check_seconds"]["cpu"] = -1
+        path.write_text(json.dumps(doc))
+        self.assert_one_error_line(run_report(results, self.tmp / "out"), path,
+                                   "families[0] (closest_feature).check_seconds.cpu")
 
     def test_malformed_bench_json(self):
         results = self.results_copy()

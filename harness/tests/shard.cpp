@@ -35,11 +35,14 @@ std::string error_of(const std::string& shard, std::optional<unsigned> shards,
   return "accepted";
 }
 
-// A check file with context date, host and every time_ns removed.
+// A check file with context date, host, every time_ns and check_seconds removed.
 nlohmann::json untimed(nlohmann::json doc) {
   doc["context"].erase("date");
   doc["context"].erase("host");
-  for (auto& f : doc["families"]) f.erase("time_ns");
+  for (auto& f : doc["families"]) {
+    f.erase("time_ns");
+    f.erase("check_seconds");
+  }
   return doc;
 }
 
@@ -156,8 +159,16 @@ BOOST_AUTO_TEST_CASE(same_seed_same_bytes_and_merged_shards_equal_the_whole_run)
   }
   args.insert(args.end(), {"--json", merged.str()});
   BOOST_TEST(test::run_cli(args) == 0);
-  const auto m = untimed(cases::read_json_file(merged.str()));
+  const auto timed = cases::read_json_file(merged.str());
+  const auto m = untimed(timed);
   BOOST_TEST(m["families"].dump(1) == whole["families"].dump(1));
+  // The merged check time is the shards' sum, per family.
+  for (std::size_t f = 0; f < timed["families"].size(); ++f) {
+    double cpu = 0;
+    for (const auto& p : parts) cpu += cases::read_json_file(p->str())["families"][f]["check_seconds"]["cpu"].get<double>();
+    BOOST_TEST(timed["families"][f]["check_seconds"]["cpu"].get<double>() == cpu, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(cpu > 0);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(merge_refuses_other_campaigns_and_bad_counts_with_one_line) {
@@ -206,6 +217,9 @@ BOOST_AUTO_TEST_CASE(merge_refuses_other_campaigns_and_bad_counts_with_one_line)
           "non-negative integer");
   refused([&](nlohmann::json& d) { f0(d)["errors"]["value_ulp"]["sum_exact"] = "zz"; }, "families[\"barrier\"].errors.value_ulp.sum_exact",
           "hexadecimal");
+  refused([&](nlohmann::json& d) { f0(d)["check_seconds"]["wall"] = -0.5; }, "families[\"barrier\"].check_seconds.wall",
+          "non-negative number of seconds");
+  refused([&](nlohmann::json& d) { f0(d)["check_seconds"] = 3; }, "families[\"barrier\"].check_seconds", "expected an object");
   refused([&](nlohmann::json& d) { d["context"]["commit"] = "0000000"; }, "context.commit", "not the same campaign");
   refused([&](nlohmann::json& d) { d["context"]["canonical"] = false; }, "context.canonical", "not the same campaign");
   refused([&](nlohmann::json& d) { d["context"]["shard"] = "1/3"; }, "context.shard", "part of 3 shards");
