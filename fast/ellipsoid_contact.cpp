@@ -330,19 +330,27 @@ struct Certificate {
 // F ≥ h(t) ≥ Q(y) − |∇Q(y)|²/(4 λ_min(S)), Q(y) = t qA + (1 − t) qB, S = tI + (1 − t)K,
 // λ_min(K) ≥ min(s_A)²/max(s_B)². F_lo > 1: separated; F_hi < 1 (and the kernel's F < 1):
 // overlapping. Otherwise F ∈ [F_lo, F_hi] bounds the gap.
-Certificate certify(const cases::EllipsoidContactQuery& q, const Solution& s) {
+// `state_only` (ellipsoid_contact_state): the same certificates, (2) first (it holds nearer
+// touching: F − 1 is linear in the gap, the chain's last member quadratic), E's bounds only
+// when (1) is needed; e_error is then left empty.
+Certificate certify(const cases::EllipsoidContactQuery& q, const Solution& s, bool state_only = false) {
   Certificate c;
   const cases::Pencil<Bounded> p = cases::pencil<Bounded>(q);
-  const auto e = cases::characteristic(p);
-  for (int i = 0; i < 5; ++i) c.e_error[i] = e[i].e;
-  if (s.coincident) {  // the common centre is inside both
+  auto by_sturm = [&](const P<Bounded>& e) {
+    bool sure = true;
+    const int n = sturm_positive<Bounded>(e, sure);
+    return sure && n >= 0 && n <= 2 ? (n == 2 ? 0 : n == 1 ? 1 : 2) : -1;
+  };
+  if (!state_only) {
+    const auto e = cases::characteristic(p);
+    for (int i = 0; i < 5; ++i) c.e_error[i] = e[i].e;
+    if (s.coincident) {  // the common centre is inside both
+      c.state = 2;
+      return c;
+    }
+    if ((c.state = by_sturm(e)) >= 0) return c;
+  } else if (s.coincident) {
     c.state = 2;
-    return c;
-  }
-  bool sure = true;
-  const int n = sturm_positive<Bounded>(e, sure);
-  if (sure && n >= 0 && n <= 2) {
-    c.state = n == 2 ? 0 : n == 1 ? 1 : 2;
     return c;
   }
   const std::array<Bounded, 3> y = {s.y[0], s.y[1], s.y[2]};
@@ -363,12 +371,42 @@ Certificate certify(const cases::EllipsoidContactQuery& q, const Solution& s) {
     c.state = 0;
   } else if (f_hi < 1 && s.forms.F < 1) {
     c.state = 2;
+  } else if (state_only) {
+    c.state = by_sturm(cases::characteristic(p));
   } else {
     const double above = std::sqrt(f_hi) * (1 + 0x1p-51) - 1, below = 1 - std::sqrt(std::max(f_lo, 0.0)) * (1 - 0x1p-51);
     c.gap = up(std::max({above, below, 0.0}));
     if (std::isnan(c.gap)) c.gap = INFINITY;
   }
   return c;
+}
+
+// The cheap certificates along the centre line d = c_B − c_A. For X = A, B: ρ_X = dᵀP_X d =
+// Σ ((R_Xᵀd)_i / s_i)² and σ_X = dᵀP_X⁻¹d = Σ ((R_Xᵀd)_i s_i)². Overlapping when
+// 1/√ρ_A + 1/√ρ_B > 1: the centre line holds a point strictly inside both (c_A + s d with
+// 1 − 1/√ρ_B < s < 1/√ρ_A; equal centres too). Separated when √σ_A + √σ_B < |d|²: the plane
+// normal to d between them separates (X's support in direction d is dᵀc_X ± √σ_X). Both
+// exact for spheres; evaluated on Bounded numbers, every side bounded outward (the square
+// root, division and sum add at most 4u of relative error, covered by 2^-49). Else −1.
+int centre_line_state(const cases::EllipsoidContactQuery& q) {
+  std::array<Bounded, 3> d;
+  for (int i = 0; i < 3; ++i) d[i] = Bounded(q.b.centre[i]) - Bounded(q.a.centre[i]);
+  auto reach = [&](const cases::Ellipsoid& e) {
+    const cases::Mat3<Bounded> r = cases::rotation<Bounded>(e.quaternion);
+    Bounded rho = 0, sigma = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Bounded c = r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];
+      const Bounded in = c / e.semi_axes[i], out = c * e.semi_axes[i];
+      rho = rho + in * in, sigma = sigma + out * out;
+    }
+    return std::pair{up(rho.v + rho.e), up(sigma.v + sigma.e)};  // upper bounds
+  };
+  const auto [rho_a, sigma_a] = reach(q.a);
+  const auto [rho_b, sigma_b] = reach(q.b);
+  if ((1 / std::sqrt(rho_a) + 1 / std::sqrt(rho_b)) > 1 + 0x1p-49) return 2;
+  const Bounded dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  if ((dd.v - dd.e) * (1 - 0x1p-49) > (std::sqrt(sigma_a) + std::sqrt(sigma_b)) * (1 + 0x1p-49)) return 0;
+  return -1;
 }
 
 // The kernel's state: Sturm's count when it agrees with the sign of F − 1 (both wrong at once
@@ -411,9 +449,13 @@ double laguerre_root(const Poly& e, double x, bool left) {
 
 bool ellipsoid_contact_in_domain(const cases::EllipsoidContactQuery& q) { return cases::ellipsoid_in_fast_domain(q); }
 
-int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q) {
-  const int n = sturm_positive(cases::characteristic(cases::pencil<double>(q)));
-  return n == 2 ? 0 : n == 1 ? 1 : 2;
+int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, int* stage) {
+  if (const int st = centre_line_state(q); st >= 0) {
+    if (stage) *stage = 1;
+    return st;
+  }
+  if (stage) *stage = 2;
+  return certify(q, solve(q, {}), true).state;
 }
 
 double EllipsoidContactBounds::root(double mu) const {

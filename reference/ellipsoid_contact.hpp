@@ -24,6 +24,11 @@ cases::EllipsoidContactResult ellipsoid_contact(const cases::EllipsoidContactQue
 // For tests: the same answer with every construction in MPFR (no double-double stage).
 cases::EllipsoidContactResult ellipsoid_contact_mpfr(const cases::EllipsoidContactQuery& q);
 
+// The state alone (its index in cases::ellipsoid_state_names), decided as ellipsoid_contact
+// decides it: the interval filter, else the exact Sturm count (then *exact_path is set true).
+// The exact stage of the certified state (harness::ellipsoid_contact_certified_state).
+int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, bool* exact_path = nullptr);
+
 // For tests: f's coefficients c_0..c_4 (f(λ) = Σ c_i λ^i), exact, rounded to nearest.
 std::array<double, 5> ellipsoid_characteristic(const cases::EllipsoidContactQuery& q);
 // For tests: the distinct positive roots of f counted by the exact Sturm path alone (no

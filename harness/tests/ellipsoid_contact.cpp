@@ -2,7 +2,8 @@
 // form, axis-aligned and integer-quaternion touching pairs, f's coefficients), exact
 // constructions from the generators, symmetry (A and B swapped: λ ↦ 1/λ) and invariance
 // (common exact rotations and translations), the interval filter against the exact count,
-// the double-double stage against the all-MPFR path (bit for bit), the paper's shortcut
+// the double-double stage against the all-MPFR path (bit for bit), the certified state
+// against states known by construction and the exact count, the paper's shortcut
 // failing on identical equally oriented shapes, the reader's bad-input lines and the fast
 // domain.
 #include "harness/pairs/ellipsoid_contact.hpp"
@@ -10,6 +11,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -27,6 +29,34 @@ std::vector<cases::Generated<Query>> generated(int n, bool degenerate) {
   for (int i = 0; i < n; ++i) {
     auto rng = cases::query_rng(7, "ellipsoid_contact_test", degenerate ? "d" : "r", i);
     out.push_back(degenerate ? cases::EllipsoidContact::degenerate(rng) : cases::EllipsoidContact::random(rng));
+  }
+  return out;
+}
+
+// Pairs at the edge of the fast domain: axis ratio 1024 (flat and elongated), the six
+// semi-axes spread up to 2^20, relative gaps ±1e-15 … ±1e-9 (placed by F(t r) = t² F(r)
+// with the generators' golden-section F), scales 2^-10 … 2^10, centres 2^29 sizes from the
+// origin. Each with its relative gap.
+std::vector<std::pair<Query, double>> worst_conditioned_pairs() {
+  auto rng = cases::query_rng(5, "ellipsoid_worst", "conditioned", 0);
+  std::normal_distribution<double> gauss(0, 1);
+  auto quaternion = [&] { return Eigen::Vector4d(gauss(rng), gauss(rng), gauss(rng), gauss(rng)); };
+  std::vector<std::pair<Query, double>> out;
+  for (int i = 0; i < 160; ++i) {
+    const double ratio = 1024, spread = i % 2 ? 0x1p20 / 1024 : 1;
+    Query q;
+    q.a.semi_axes = i % 4 < 2 ? Vec3(1, 1, 1 / ratio) : Vec3(1, 1 / ratio, 1 / ratio);
+    q.b.semi_axes = (i % 8 < 4 ? Vec3(1, 1 / ratio, 1 / ratio) : Vec3(1, 1, 1 / ratio)) * spread;
+    q.a.quaternion = quaternion(), q.b.quaternion = quaternion();
+    const Vec3 r = Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * (1 + spread);
+    const double F = cases::contact_function_golden({q.a, {r, q.b.semi_axes, q.b.quaternion}});
+    const double g = (i % 3 ? 1 : -1) * std::pow(10.0, -9.0 - i % 7);
+    const double scale = std::ldexp(1.0, static_cast<int>(cases::uniform_int(rng, -10, 10)));
+    const Vec3 far = i % 5 == 0 ? Vec3(Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * 0x1p29 * spread) : Vec3::Zero();
+    q.a.centre = far * scale;
+    q.b.centre = (far + r * ((1 + g) / std::sqrt(F))) * scale;
+    q.a.semi_axes *= scale, q.b.semi_axes *= scale;
+    out.push_back({q, g});
   }
   return out;
 }
@@ -263,28 +293,9 @@ BOOST_AUTO_TEST_CASE(double_double_stage_gives_the_mpfr_doubles) {
 BOOST_AUTO_TEST_CASE(fast_state_bound_holds_on_the_worst_conditioned_pairs) {
   // The fast state's bound is computed alongside (fast/ellipsoid_contact.hpp): 0 where a
   // certificate holds, there the fast state must be the reference's; elsewhere the bound
-  // must cover the reference's exact margin. Pairs at the edge of the fast domain: axis
-  // ratio 1024 (flat and elongated), the six semi-axes spread up to 2^20, relative gaps
-  // ±1e-15 … ±1e-9 (placed by F(t r) = t² F(r) with the generators' golden-section F),
-  // scales 2^-10 … 2^10, centres 2^29 sizes from the origin.
-  auto rng = cases::query_rng(5, "ellipsoid_worst", "conditioned", 0);
-  std::normal_distribution<double> gauss(0, 1);
-  auto quaternion = [&] { return Eigen::Vector4d(gauss(rng), gauss(rng), gauss(rng), gauss(rng)); };
-  int certified = 0, n = 0, roots_compared = 0;
-  for (int i = 0; i < 160; ++i) {
-    const double ratio = 1024, spread = i % 2 ? 0x1p20 / 1024 : 1;
-    Query q;
-    q.a.semi_axes = i % 4 < 2 ? Vec3(1, 1, 1 / ratio) : Vec3(1, 1 / ratio, 1 / ratio);
-    q.b.semi_axes = (i % 8 < 4 ? Vec3(1, 1 / ratio, 1 / ratio) : Vec3(1, 1, 1 / ratio)) * spread;
-    q.a.quaternion = quaternion(), q.b.quaternion = quaternion();
-    const Vec3 r = Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * (1 + spread);
-    const double F = cases::contact_function_golden({q.a, {r, q.b.semi_axes, q.b.quaternion}});
-    const double g = (i % 3 ? 1 : -1) * std::pow(10.0, -9.0 - i % 7);
-    const double scale = std::ldexp(1.0, static_cast<int>(cases::uniform_int(rng, -10, 10)));
-    const Vec3 far = i % 5 == 0 ? Vec3(Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * 0x1p29 * spread) : Vec3::Zero();
-    q.a.centre = far * scale;
-    q.b.centre = (far + r * ((1 + g) / std::sqrt(F))) * scale;
-    q.a.semi_axes *= scale, q.b.semi_axes *= scale;
+  // must cover the reference's exact margin. On the edge-of-domain pairs.
+  int certified = 0, n = 0, roots_compared = 0, i = 0;
+  for (const auto& [q, g] : worst_conditioned_pairs()) {
     BOOST_TEST_REQUIRE(fast::ellipsoid_contact_in_domain(q));
     const auto ref = reference::ellipsoid_contact(q);
     const auto fa = fast::ellipsoid_contact(q);
@@ -301,10 +312,84 @@ BOOST_AUTO_TEST_CASE(fast_state_bound_holds_on_the_worst_conditioned_pairs) {
         for (std::size_t k = 0; k < ref.roots.size(); ++k, ++roots_compared)
           BOOST_TEST(std::abs(fa.roots[k] - ref.roots[k]) / ref.roots[k] <= b.root(ref.roots[k]));
     }
+    ++i;
   }
   BOOST_TEST_MESSAGE("worst-conditioned pairs: " << certified << " of " << n << " certified, " << roots_compared << " roots compared");
   BOOST_TEST(certified > 0);
   BOOST_TEST(roots_compared > 0);
+}
+
+BOOST_AUTO_TEST_CASE(certified_state_is_the_exact_state) {
+  // harness::ellipsoid_contact_certified_state (the centre line's and the kernel's
+  // certificates, else the reference) against states known by construction and against
+  // the reference's exact Sturm count; the fast stages alone never contradict it, and the
+  // escalation to the reference (its exact count) is taken.
+  std::array<int, 5> stages{};
+  int undecided = 0;
+  auto expect = [&](const Query& q, const std::string& state) {
+    const auto d = harness::ellipsoid_contact_certified_state(q);
+    ++stages.at(d.stage);
+    BOOST_TEST(cases::ellipsoid_state_names.at(d.state) == state);
+    const int alone = fast::ellipsoid_contact_state(q);
+    if (alone < 0) ++undecided;
+    else BOOST_TEST(cases::ellipsoid_state_names.at(alone) == state);
+  };
+  auto exact = [](const Query& q) {
+    const int n = reference::ellipsoid_positive_roots_exact(q);
+    return std::string(cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2]);
+  };
+  // Aligned, by hand: A (6, 3, 3) at 0 lies in x ≤ 6 and meets the plane x = 6 only at
+  // (6, 0, 0); B (3, 9, 6) at (9, 0, 0) lies in x ≥ 6 and meets it at the same point:
+  // touching. One ulp of B's x outwards: the plane separates; inwards: (6 − ulp/2, 0, 0) is
+  // inside both.
+  const Ell a{{0, 0, 0}, {6, 3, 3}, {1, 0, 0, 0}}, b{{9, 0, 0}, {3, 9, 6}, {1, 0, 0, 0}};
+  expect({a, b}, "touching");
+  expect({b, a}, "touching");
+  Ell out = b, in = b;
+  out.centre.x() = std::nextafter(9.0, 10.0), in.centre.x() = std::nextafter(9.0, 8.0);
+  expect({a, out}, "separated");
+  expect({a, in}, "overlapping");
+  // B turned about the contact normal x by (3, 4, 0, 0) keeps its x-extent and extreme
+  // point: touching; then the whole pair turned by (1, 2, 2, 0) (R e_x = (1, 8, −4)/9,
+  // B's quaternion the product (1, 2, 2, 0)(3, 4, 0, 0) = (−5, 10, 6, −8)): touching. B moved
+  // by +ulp in y (n·Δ = 8 ulp/9 > 0, n = (1, 8, −4)/9): the turned plane separates.
+  expect({a, {b.centre, b.semi_axes, {3, 4, 0, 0}}}, "touching");
+  const Ell ra{{0, 0, 0}, a.semi_axes, {1, 2, 2, 0}}, rb{{1, 8, -4}, b.semi_axes, {-5, 10, 6, -8}};
+  expect({ra, rb}, "touching");
+  Ell rb_out = rb;
+  rb_out.centre.y() = std::nextafter(8.0, 9.0);
+  expect({ra, rb_out}, "separated");
+  // Identical, equally oriented shapes: exactly touching along x and y (A's extent 6 and 3),
+  // and on a grid of offsets (the reference's exact count).
+  expect({a, {{12, 0, 0}, a.semi_axes, a.quaternion}}, "touching");
+  expect({a, {{0, 6, 0}, a.semi_axes, a.quaternion}}, "touching");
+  expect({a, a}, "overlapping");
+  const Ell t{{0, 0, 0}, {1, 2, 3}, {0.9, 0.1, -0.3, 0.2}};
+  for (int i = -6; i <= 6; ++i)
+    for (int j = -6; j <= 6; ++j) {
+      Ell u = t;
+      u.centre = {i * 0.5, j * 0.75, 0.25};
+      expect({t, u}, exact({t, u}));
+    }
+  // The degenerate generator's constructions (labels by construction, else the exact count).
+  for (const auto& g : generated(300, true)) {
+    BOOST_TEST_CONTEXT(g.regime) {
+      const auto has = [&](const char* s) { return g.regime.find(s) != std::string::npos; };
+      const std::string label = has("internal_touch") || has("coincident") || has("_ulp_in") ? "overlapping"
+                                : has("_ulp_out")                                          ? "separated"
+                                : has("config=touch_")                                     ? "touching"
+                                                                                           : exact(g.query);
+      expect(g.query, label);
+    }
+  }
+  // The edge of the fast domain, gaps ±1e-15 … ±1e-9.
+  for (const auto& [q, g] : worst_conditioned_pairs()) expect(q, exact(q));
+  BOOST_TEST_MESSAGE("certified state by stage (centre line, kernel, filter, exact): " << stages[1] << ", "
+                     << stages[2] << ", " << stages[3] << ", " << stages[4] << "; fast alone undecided " << undecided);
+  BOOST_TEST(stages[1] > 0);
+  BOOST_TEST(stages[2] > 0);
+  BOOST_TEST(stages[4] > 0);  // the exact escalation, at least for the exactly touching pairs
+  BOOST_TEST(undecided == stages[3] + stages[4]);
 }
 
 BOOST_AUTO_TEST_CASE(paper_shortcut_fails_on_identical_equally_oriented_shapes) {

@@ -281,6 +281,14 @@ int ellipsoid_positive_roots_filtered(const EllipsoidContactQuery& q) {
   return n ? *n : -1;
 }
 
+int ellipsoid_contact_state(const EllipsoidContactQuery& q, bool* exact_path) {
+  const Presolve s = presolve(q);
+  const std::optional<int> filtered = filter(q, s.mus, s.points);
+  if (exact_path) *exact_path = !filtered;
+  const int n = filtered ? *filtered : exact_count(q, nullptr);
+  return n == 2 ? 0 : n == 1 ? 1 : 2;
+}
+
 namespace {
 
 // The brackets (0, split), (split, bound) of the two positive roots of a separated pair.
