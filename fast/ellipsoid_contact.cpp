@@ -386,26 +386,43 @@ Certificate certify(const cases::EllipsoidContactQuery& q, const Solution& s, bo
 // 1/√ρ_A + 1/√ρ_B > 1: the centre line holds a point strictly inside both (c_A + s d with
 // 1 − 1/√ρ_B < s < 1/√ρ_A; equal centres too). Separated when √σ_A + √σ_B < |d|²: the plane
 // normal to d between them separates (X's support in direction d is dᵀc_X ± √σ_X). Both
-// exact for spheres; evaluated on Bounded numbers, every side bounded outward (the square
-// root, division and sum add at most 4u of relative error, covered by 2^-49). Else −1.
+// exact for spheres. In double with a-priori bounds, u = 2^-53: with Q = |q|² R (no
+// division; |Q_ij| ≤ n = |q|², each entry within 4un), c = Qᵀd is within 9un‖d‖₁ of the
+// exact c (d within u|d|, three-term sums), so ρ ≤ Σ((|ĉ_i| + E)/s_i)²/n² with E = 16un‖d‖₁;
+// the bounds' own evaluation (≤ 6u relative per stage) and the final tests are covered by
+// the 2^-48 margins, underflow by the absolute 2^-1000 terms, and |q|² is kept within
+// [2^-900, 2^900] (else −1): no overflow is ever taken as a certificate (∞ and NaN fail the
+// tests). Else −1.
 int centre_line_state(const cases::EllipsoidContactQuery& q) {
-  std::array<Bounded, 3> d;
-  for (int i = 0; i < 3; ++i) d[i] = Bounded(q.b.centre[i]) - Bounded(q.a.centre[i]);
-  auto reach = [&](const cases::Ellipsoid& e) {
-    const cases::Mat3<Bounded> r = cases::rotation<Bounded>(e.quaternion);
-    Bounded rho = 0, sigma = 0;
-    for (int i = 0; i < 3; ++i) {
-      const Bounded c = r[0][i] * d[0] + r[1][i] * d[1] + r[2][i] * d[2];
-      const Bounded in = c / e.semi_axes[i], out = c * e.semi_axes[i];
-      rho = rho + in * in, sigma = sigma + out * out;
-    }
-    return std::pair{up(rho.v + rho.e), up(sigma.v + sigma.e)};  // upper bounds
+  const Vec3 d = q.b.centre - q.a.centre;
+  const double d1 = std::abs(d[0]) + std::abs(d[1]) + std::abs(d[2]);
+  struct Reach {
+    double root_rho, root_sigma;  // upper bounds of √ρ, √σ (within the final tests' margins)
+    bool ok;
   };
-  const auto [rho_a, sigma_a] = reach(q.a);
-  const auto [rho_b, sigma_b] = reach(q.b);
-  if ((1 / std::sqrt(rho_a) + 1 / std::sqrt(rho_b)) > 1 + 0x1p-49) return 2;
-  const Bounded dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-  if ((dd.v - dd.e) * (1 - 0x1p-49) > (std::sqrt(sigma_a) + std::sqrt(sigma_b)) * (1 + 0x1p-49)) return 0;
+  auto reach = [&](const cases::Ellipsoid& e) {
+    const double w = e.quaternion[0], x = e.quaternion[1], y = e.quaternion[2], z = e.quaternion[3];
+    const double ww = w * w, xx = x * x, yy = y * y, zz = z * z, n = ww + xx + yy + zz;
+    const double xy = x * y, wz = w * z, xz = x * z, wy = w * y, yz = y * z, wx = w * x;
+    // Column i of Q dotted with d: (Qᵀd)_i.
+    const double c0 = (ww + xx - yy - zz) * d[0] + 2 * (xy + wz) * d[1] + 2 * (xz - wy) * d[2];
+    const double c1 = 2 * (xy - wz) * d[0] + (ww - xx + yy - zz) * d[1] + 2 * (yz + wx) * d[2];
+    const double c2 = 2 * (xz + wy) * d[0] + 2 * (yz - wx) * d[1] + (ww - xx - yy + zz) * d[2];
+    const double E = 0x1p-49 * n * d1 + 0x1p-1000;
+    const double i0 = (std::abs(c0) + E) / e.semi_axes[0], i1 = (std::abs(c1) + E) / e.semi_axes[1],
+                 i2 = (std::abs(c2) + E) / e.semi_axes[2];
+    const double o0 = (std::abs(c0) + E) * e.semi_axes[0], o1 = (std::abs(c1) + E) * e.semi_axes[1],
+                 o2 = (std::abs(c2) + E) * e.semi_axes[2];
+    const double rho = (i0 * i0 + i1 * i1 + i2 * i2) * (1 + 0x1p-48) + 0x1p-1000;
+    const double sigma = (o0 * o0 + o1 * o1 + o2 * o2) * (1 + 0x1p-48) + 0x1p-1000;
+    const double n_lo = n * (1 - 0x1p-48);
+    return Reach{std::sqrt(rho) / n_lo, std::sqrt(sigma) / n_lo, n >= 0x1p-900 && n <= 0x1p900};
+  };
+  const Reach a = reach(q.a), b = reach(q.b);
+  if (!a.ok || !b.ok) return -1;
+  if (1 / a.root_rho + 1 / b.root_rho > 1 + 0x1p-48) return 2;
+  const double dd = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) * (1 - 0x1p-48) - 0x1p-1000;
+  if (dd > (a.root_sigma + b.root_sigma) * (1 + 0x1p-48)) return 0;
   return -1;
 }
 

@@ -24,10 +24,12 @@ cases::EllipsoidContactResult ellipsoid_contact(const cases::EllipsoidContactQue
 // For tests: the same answer with every construction in MPFR (no double-double stage).
 cases::EllipsoidContactResult ellipsoid_contact_mpfr(const cases::EllipsoidContactQuery& q);
 
-// The state alone (its index in cases::ellipsoid_state_names), decided as ellipsoid_contact
-// decides it: the interval filter, else the exact Sturm count (then *exact_path is set true).
-// The exact stage of the certified state (harness::ellipsoid_contact_certified_state).
-int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, bool* exact_path = nullptr);
+// The state alone (its index in cases::ellipsoid_state_names), exact: the interval filter
+// (stage 1), else a double-double certificate (2: F bracketed at Perram–Wertheim's point,
+// one Newton step beyond the double maximiser, with running error bounds), else the exact
+// Sturm count (3); `stage` (optional) says which decided. ellipsoid_contact decides the same
+// state by 1 and 3 alone. The escalation of harness::ellipsoid_contact_certified_state.
+int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, int* stage = nullptr);
 
 // For tests: f's coefficients c_0..c_4 (f(λ) = Σ c_i λ^i), exact, rounded to nearest.
 std::array<double, 5> ellipsoid_characteristic(const cases::EllipsoidContactQuery& q);

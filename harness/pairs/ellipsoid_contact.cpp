@@ -7,9 +7,8 @@ namespace contactbench::harness {
 EllipsoidStateDecision ellipsoid_contact_certified_state(const cases::EllipsoidContactQuery& q) {
   int stage = 0;
   if (const int st = fast::ellipsoid_contact_state(q, &stage); st >= 0) return {st, stage};
-  bool exact_path = false;
-  const int st = reference::ellipsoid_contact_state(q, &exact_path);
-  return {st, exact_path ? 4 : 3};
+  const int st = reference::ellipsoid_contact_state(q, &stage);
+  return {st, 2 + stage};
 }
 
 Comparison EllipsoidContactPair::compare_with(const Query& q, const Result& ref, const Result& fast,

@@ -17,9 +17,10 @@ double fcl_ellipsoids_collide(const cases::EllipsoidContactQuery& q);
 
 // The certified state, what FCL's collide answers (issue 12): fast::ellipsoid_contact_state
 // (the centre line's certificates, then the kernel's) where one holds, else the reference's
-// state (its interval filter, else the exact Sturm count on rational coefficients). Exact on
-// every finite input: never a bound. stage: 1 the centre line, 2 the kernel's certificates,
-// 3 the reference's filter, 4 its exact count.
+// state (its interval filter, its double-double certificate, else the exact Sturm count on
+// rational coefficients). Exact on every finite input: never a bound. stage: 1 the centre
+// line, 2 the kernel's certificates, 3 the reference's filter, 4 its double-double
+// certificate, 5 its exact count.
 struct EllipsoidStateDecision {
   int state;  // index in cases::ellipsoid_state_names
   int stage;

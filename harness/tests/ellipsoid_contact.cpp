@@ -324,7 +324,7 @@ BOOST_AUTO_TEST_CASE(certified_state_is_the_exact_state) {
   // certificates, else the reference) against states known by construction and against
   // the reference's exact Sturm count; the fast stages alone never contradict it, and the
   // escalation to the reference (its exact count) is taken.
-  std::array<int, 5> stages{};
+  std::array<int, 6> stages{};
   int undecided = 0;
   auto expect = [&](const Query& q, const std::string& state) {
     const auto d = harness::ellipsoid_contact_certified_state(q);
@@ -384,12 +384,14 @@ BOOST_AUTO_TEST_CASE(certified_state_is_the_exact_state) {
   }
   // The edge of the fast domain, gaps ±1e-15 … ±1e-9.
   for (const auto& [q, g] : worst_conditioned_pairs()) expect(q, exact(q));
-  BOOST_TEST_MESSAGE("certified state by stage (centre line, kernel, filter, exact): " << stages[1] << ", "
-                     << stages[2] << ", " << stages[3] << ", " << stages[4] << "; fast alone undecided " << undecided);
+  BOOST_TEST_MESSAGE("certified state by stage (centre line, kernel, filter, double-double, exact): "
+                     << stages[1] << ", " << stages[2] << ", " << stages[3] << ", " << stages[4] << ", " << stages[5]
+                     << "; fast alone undecided " << undecided);
   BOOST_TEST(stages[1] > 0);
   BOOST_TEST(stages[2] > 0);
-  BOOST_TEST(stages[4] > 0);  // the exact escalation, at least for the exactly touching pairs
-  BOOST_TEST(undecided == stages[3] + stages[4]);
+  BOOST_TEST(stages[4] > 0);  // the double-double escalation: the gaps near 1e-15
+  BOOST_TEST(stages[5] > 0);  // the exact escalation, at least for the exactly touching pairs
+  BOOST_TEST(undecided == stages[3] + stages[4] + stages[5]);
 }
 
 BOOST_AUTO_TEST_CASE(paper_shortcut_fails_on_identical_equally_oriented_shapes) {

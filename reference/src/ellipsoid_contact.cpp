@@ -281,12 +281,35 @@ int ellipsoid_positive_roots_filtered(const EllipsoidContactQuery& q) {
   return n ? *n : -1;
 }
 
-int ellipsoid_contact_state(const EllipsoidContactQuery& q, bool* exact_path) {
+// The state's double-double certificate (ellipsoid_contact_state only): at t, one Newton
+// step from the double maximiser taken as an exact point, h(t) and the minimiser y(t) in
+// double-double with running bounds. F = max h ≥ h(t): h(t) > 1 separated; q_A(y), q_B(y)
+// < 1 (q_A = h + (1 − t)h', q_B = h − t h'): y is inside both, overlapping (as the filter).
+// Decides down to relative gaps near 1e-28; −1 when it cannot.
+int pw_certificate_dd(const EllipsoidContactQuery& q, const Presolve& s) {
+  using dd::Bounded;
+  const Pencil<Bounded> p = cases::pencil<Bounded>(q);
+  PwStep<Bounded> st = pw_step(p, Bounded(s.t));
+  if (!(st.ddh.hi < 0)) return -1;
+  const Bounded t = dd::point(Bounded(s.t) - st.dh / st.ddh);
+  if (!(t.hi > 0 && t.hi < 1)) return -1;
+  st = pw_step(p, t);
+  if (st.h.hi + st.h.lo - st.h.err > 1) return 2;
+  const Bounded qa = st.h + (1 - t) * st.dh, qb = st.h - t * st.dh;
+  if (qa.hi + qa.lo + qa.err < 1 && qb.hi + qb.lo + qb.err < 1) return 0;
+  return -1;
+}
+
+int ellipsoid_contact_state(const EllipsoidContactQuery& q, int* stage) {
   const Presolve s = presolve(q);
-  const std::optional<int> filtered = filter(q, s.mus, s.points);
-  if (exact_path) *exact_path = !filtered;
-  const int n = filtered ? *filtered : exact_count(q, nullptr);
-  return n == 2 ? 0 : n == 1 ? 1 : 2;
+  std::optional<int> n = filter(q, s.mus, s.points);
+  int by = 1;
+  if (!n && !s.coincident) {
+    if (const int c = pw_certificate_dd(q, s); c >= 0) n = c, by = 2;
+  }
+  if (!n) n = exact_count(q, nullptr), by = 3;
+  if (stage) *stage = by;
+  return *n == 2 ? 0 : *n == 1 ? 1 : 2;
 }
 
 namespace {
