@@ -53,8 +53,9 @@ bool ellipsoid_contact_in_domain(const cases::EllipsoidContactQuery& q);
 // state change: near touching, exactly touching). Stage 1, along the centre line d: a point
 // of it strictly inside both (1/√(dᵀP_A d) + 1/√(dᵀP_B d) > 1) overlapping; the plane
 // normal to d separating them (√(dᵀP_A⁻¹d) + √(dᵀP_B⁻¹d) < |d|²) separated. Stage 2, the
-// kernel's certificates (1) and (2) on its solution (as ellipsoid_contact_bounds). Every
-// test on Bounded numbers. `stage` (optional) says which stage answered (or 2: undecided).
+// kernel's certificates (2), then (1) on its solution. Stage 1 in double with a-priori
+// bounds (fast/ellipsoid_contact.cpp, centre_line_state), stage 2 on Bounded numbers.
+// `stage` (optional) says which stage answered (or 2: undecided).
 int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, int* stage = nullptr);
 
 struct EllipsoidContactBounds {

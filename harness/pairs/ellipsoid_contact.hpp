@@ -92,8 +92,9 @@ struct EllipsoidContactFcl : EllipsoidContactPair {
 // the certified state alone, judged exact (a disagreement is `wrong`, never `boundary`).
 struct EllipsoidContactCertifiedState : EllipsoidContactPair {
   static constexpr Agreement agreement = Agreement::exact;
-  static constexpr std::string_view rule = "state only, exact (no bound): the Sturm chain on Bounded "
-                                           "doubles where sure, else the reference's filter or exact count";
+  static constexpr std::string_view rule =
+      "state only, exact (no bound): the centre line's and the kernel's certificates in double, else "
+      "the reference's filter, double-double certificate or exact count";
   static Result fast(const Query& q) {
     Result r;
     r.state = cases::ellipsoid_state_names[ellipsoid_contact_certified_state(q).state];

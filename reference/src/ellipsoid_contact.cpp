@@ -294,9 +294,11 @@ int pw_certificate_dd(const EllipsoidContactQuery& q, const Presolve& s) {
   const Bounded t = dd::point(Bounded(s.t) - st.dh / st.ddh);
   if (!(t.hi > 0 && t.hi < 1)) return -1;
   st = pw_step(p, t);
-  if (st.h.hi + st.h.lo - st.h.err > 1) return 2;
-  const Bounded qa = st.h + (1 - t) * st.dh, qb = st.h - t * st.dh;
-  if (qa.hi + qa.lo + qa.err < 1 && qb.hi + qb.lo + qb.err < 1) return 0;
+  // x − 1 beyond its bound, the two roundings of (hi − 1) + lo covered by 2^-50.
+  auto above_one = [](const Bounded& x) { return ((x.hi - 1) + x.lo) * (1 - 0x1p-50) > x.err; };
+  auto below_one = [](const Bounded& x) { return ((1 - x.hi) - x.lo) * (1 - 0x1p-50) > x.err; };
+  if (above_one(st.h)) return 2;
+  if (below_one(st.h + (1 - t) * st.dh) && below_one(st.h - t * st.dh)) return 0;
   return -1;
 }
 
