@@ -282,16 +282,17 @@ int ellipsoid_positive_roots_filtered(const EllipsoidContactQuery& q) {
 }
 
 // The state's double-double certificate (ellipsoid_contact_state only): at t, one Newton
-// step from the double maximiser taken as an exact point, h(t) and the minimiser y(t) in
+// step from the double maximiser t0 taken as an exact point, h(t) and the minimiser y(t) in
 // double-double with running bounds. F = max h ≥ h(t): h(t) > 1 separated; q_A(y), q_B(y)
 // < 1 (q_A = h + (1 − t)h', q_B = h − t h'): y is inside both, overlapping (as the filter).
-// Decides down to relative gaps near 1e-28; −1 when it cannot.
-int pw_certificate_dd(const EllipsoidContactQuery& q, const Presolve& s) {
+// Decides down to relative gaps near 1e-28; −1 when it cannot. Valid from any t0 in (0, 1)
+// (the step only chooses the point); from a double maximiser one step reaches dd accuracy.
+int pw_certificate_dd(const EllipsoidContactQuery& q, double t0) {
   using dd::Bounded;
   const Pencil<Bounded> p = cases::pencil<Bounded>(q);
-  PwStep<Bounded> st = pw_step(p, Bounded(s.t));
+  PwStep<Bounded> st = pw_step(p, Bounded(t0));
   if (!(st.ddh.hi < 0)) return -1;
-  const Bounded t = dd::point(Bounded(s.t) - st.dh / st.ddh);
+  const Bounded t = dd::point(Bounded(t0) - st.dh / st.ddh);
   if (!(t.hi > 0 && t.hi < 1)) return -1;
   st = pw_step(p, t);
   // x − 1 beyond its bound, the two roundings of (hi − 1) + lo covered by 2^-50.
@@ -302,12 +303,19 @@ int pw_certificate_dd(const EllipsoidContactQuery& q, const Presolve& s) {
   return -1;
 }
 
-int ellipsoid_contact_state(const EllipsoidContactQuery& q, int* stage) {
-  const Presolve s = presolve(q);
-  std::optional<int> n = filter(q, s.mus, s.points);
+int ellipsoid_contact_state(const EllipsoidContactQuery& q, int* stage, double t0) {
+  std::optional<int> n;
   int by = 1;
-  if (!n && !s.coincident) {
-    if (const int c = pw_certificate_dd(q, s); c >= 0) n = c, by = 2;
+  const bool started = t0 > 0 && t0 < 1 && !(q.a.centre == q.b.centre);
+  if (started) {  // the caller's maximiser: the double-double certificate first
+    if (const int c = pw_certificate_dd(q, t0); c >= 0) n = c, by = 2;
+  }
+  if (!n) {
+    const Presolve s = presolve(q);
+    n = filter(q, s.mus, s.points), by = 1;
+    if (!n && !s.coincident && !started) {
+      if (const int c = pw_certificate_dd(q, s.t); c >= 0) n = c, by = 2;
+    }
   }
   if (!n) n = exact_count(q, nullptr), by = 3;
   if (stage) *stage = by;
