@@ -394,6 +394,72 @@ BOOST_AUTO_TEST_CASE(certified_state_is_the_exact_state) {
   BOOST_TEST(undecided == stages[3] + stages[4] + stages[5]);
 }
 
+BOOST_AUTO_TEST_CASE(state_certificates_on_exact_off_centre_touching) {
+  // Touching by construction, off the centre line (so the centre line cannot decide near
+  // it): A = (5·2^i, 5·2^j, a3) axis-aligned at 0 passes through p = (3·2^i, 4·2^j, 0)
+  // ((3/5)² + (4/5)² = 1) with outward normal ∝ (3·2^-i, 4·2^-j, 0); B = λ(5·2^i, 5·2^j, ·)
+  // centred at p + λ(3·2^i, 4·2^j, 0) passes through p with the opposite normal (the same
+  // axis ratio). Both lie on either side of the common tangent plane at p: touching. B
+  // moved by δ = ±2^m (3·2^-i, 4·2^-j, 0), along the normal, kept only where every sum is
+  // exact: outwards the shifted plane separates them; inwards, points just inside A along
+  // the normal at p are inside B: overlapping. Axis ratios to 2^10, relative gaps from
+  // ~1e-2 down to what stays exact (~1e-15 for ratio 1, ~1e-9 for 2^10), common exact turns
+  // (axis permutations by the non-unit quaternions (1, 1, 1, 1) and (1, 0, 0, 1)), scales
+  // 2^-10 … 2^10, some placed 2^20 sizes from the origin (where exact), A and B swapped.
+  // Expected states from the construction alone.
+  std::array<int, 6> stages{};
+  int checked = 0;
+  auto turn = [](const Eigen::Vector4d& qt, const Vec3& x) -> Vec3 {
+    // R = Q(q)/|q|² of the two turns used: (1,1,1,1): (x, y, z) ↦ (z, x, y); (1,0,0,1): ↦ (−y, x, z)
+    if (qt == Eigen::Vector4d(1, 1, 1, 1)) return {x[2], x[0], x[1]};
+    if (qt == Eigen::Vector4d(1, 0, 0, 1)) return {-x[1], x[0], x[2]};
+    return x;
+  };
+  struct Shape {
+    int i, j;
+    double a3, lambda, b3;
+  };
+  const Shape shapes[] = {{0, 0, 7, 1, 3}, {0, 3, 0.5, 2, 9}, {4, 0, 40, 0.5, 1}, {0, 10, 5, 1, 5120},
+                          {10, 0, 5, 0.25, 1280}, {0, 9, 2560, 2, 5}, {2, 5, 0.125, 4, 100}};
+  const Eigen::Vector4d turns[] = {{1, 0, 0, 0}, {1, 1, 1, 1}, {1, 0, 0, 1}};
+  for (const Shape& sh : shapes)
+    for (const auto& qt : turns)
+      for (int m = 1; m >= -61; m -= 3) {  // m = 1: touching (δ = 0)
+        for (int sign : {1, -1}) {
+          if (m == 1 && sign < 0) continue;
+          const double a1 = 5 * std::ldexp(1.0, sh.i), a2 = 5 * std::ldexp(1.0, sh.j);
+          const Vec3 p(3 * std::ldexp(1.0, sh.i), 4 * std::ldexp(1.0, sh.j), 0);
+          const Vec3 to_b = sh.lambda * Vec3(3 * std::ldexp(1.0, sh.i), 4 * std::ldexp(1.0, sh.j), 0);
+          const Vec3 delta = m == 1 ? Vec3::Zero() : Vec3(sign * std::ldexp(3.0, m - sh.i), sign * std::ldexp(4.0, m - sh.j), 0);
+          const Vec3 cb = p + to_b + delta;
+          if (cb - to_b - p != delta) continue;  // not exact: the construction would be lost
+          const std::string state = m == 1 ? "touching" : sign > 0 ? "separated" : "overlapping";
+          const double scale = std::ldexp(1.0, (m * 7 + sh.i + 100) % 21 - 10);
+          Vec3 far = (sh.j - m) % 3 == 0 ? Vec3(Vec3(3, -5, 1) * 0x1p20 * std::max(a1, a2)) : Vec3::Zero();
+          if ((turn(qt, cb) + far) - far != turn(qt, cb)) far = Vec3::Zero();  // exact sums only
+          const Ell a{scale * far, Vec3(a1, a2, sh.a3) * scale, qt * 2};
+          const Ell b{scale * (turn(qt, cb) + far), Vec3(sh.lambda * a1, sh.lambda * a2, sh.b3) * scale, qt};
+          for (const Query& q : {Query{a, b}, Query{b, a}}) {
+            BOOST_TEST_CONTEXT("shape " << sh.i << "," << sh.j << " m " << m << " sign " << sign << " turn "
+                                        << qt.transpose() << " far " << (far.norm() > 0)) {
+              const auto d = harness::ellipsoid_contact_certified_state(q);
+              ++stages.at(d.stage), ++checked;
+              BOOST_TEST(cases::ellipsoid_state_names.at(d.state) == state);
+              const int alone = fast::ellipsoid_contact_state(q);
+              if (alone >= 0) BOOST_TEST(cases::ellipsoid_state_names.at(alone) == state);
+              if (m == 1) BOOST_TEST(alone == -1);  // touching has no margin: never certified in double
+            }
+          }
+        }
+      }
+  BOOST_TEST_MESSAGE("exact off-centre pairs by stage (centre line, Perram–Wertheim, filter, double-double, exact): "
+                     << stages[1] << ", " << stages[2] << ", " << stages[3] << ", " << stages[4] << ", " << stages[5]
+                     << " of " << checked);
+  BOOST_TEST(stages[2] > 0);  // the Perram–Wertheim certificate decides most gapped pairs
+  BOOST_TEST(stages[4] > 0);  // the smallest gaps reach the double-double certificate
+  BOOST_TEST(stages[5] == 2 * 7 * 3);  // the exactly touching pairs, and only they, need the exact count
+}
+
 BOOST_AUTO_TEST_CASE(paper_shortcut_fails_on_identical_equally_oriented_shapes) {
   // Equal shapes, equal orientation: λA + B has rank 2 at λ = −1, so f has the double root
   // −1 and a zero discriminant whatever the offset: the shortcut calls every such pair
