@@ -49,7 +49,7 @@ std::shared_ptr<const std::vector<Query>> make_set(const std::string& name) {
 using bench::add;
 
 // Not a timing: which stage of the certified state decided, as fractions of the set
-// (counters stage1 centre line, stage2 the kernel's certificates, stage3 the reference's
+// (counters stage1 centre line, stage2 Perram–Wertheim's certificate in double, stage3 the reference's
 // filter, stage4 its double-double certificate, stage5 its exact count).
 void stage_counters(const std::string& name, std::shared_ptr<const std::vector<Query>> set) {
   benchmark::RegisterBenchmark(name.c_str(), [set](benchmark::State& st) {

@@ -16,11 +16,12 @@ namespace contactbench::harness {
 double fcl_ellipsoids_collide(const cases::EllipsoidContactQuery& q);
 
 // The certified state, what FCL's collide answers (issue 12): fast::ellipsoid_contact_state
-// (the centre line's certificates, then the kernel's) where one holds, else the reference's
-// state (its interval filter, its double-double certificate, else the exact Sturm count on
-// rational coefficients). Exact on every finite input: never a bound. stage: 1 the centre
-// line, 2 the kernel's certificates, 3 the reference's filter, 4 its double-double
-// certificate, 5 its exact count.
+// (the centre line's certificates, then Perram–Wertheim's point certified in double) where
+// one holds, else the reference's state started from stage 2's t (its double-double
+// certificate, its interval filter, else the exact Sturm count on rational coefficients).
+// Exact on every finite input: never a bound. stage: 1 the centre line, 2 the
+// Perram–Wertheim certificate in double, 3 the reference's filter, 4 its double-double
+// certificate (tried before the filter), 5 its exact count.
 struct EllipsoidStateDecision {
   int state;  // index in cases::ellipsoid_state_names
   int stage;
@@ -93,8 +94,8 @@ struct EllipsoidContactFcl : EllipsoidContactPair {
 struct EllipsoidContactCertifiedState : EllipsoidContactPair {
   static constexpr Agreement agreement = Agreement::exact;
   static constexpr std::string_view rule =
-      "state only, exact (no bound): the centre line's and the kernel's certificates in double, else "
-      "the reference's filter, double-double certificate or exact count";
+      "state only, exact (no bound): the centre line's and Perram-Wertheim's certificates in double, else "
+      "the reference's double-double certificate, filter or exact count";
   static Result fast(const Query& q) {
     Result r;
     r.state = cases::ellipsoid_state_names[ellipsoid_contact_certified_state(q).state];

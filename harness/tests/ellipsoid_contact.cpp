@@ -320,8 +320,8 @@ BOOST_AUTO_TEST_CASE(fast_state_bound_holds_on_the_worst_conditioned_pairs) {
 }
 
 BOOST_AUTO_TEST_CASE(certified_state_is_the_exact_state) {
-  // harness::ellipsoid_contact_certified_state (the centre line's and the kernel's
-  // certificates, else the reference) against states known by construction and against
+  // harness::ellipsoid_contact_certified_state (the centre line's and Perram–Wertheim's
+  // certificates in double, else the reference) against states known by construction and against
   // the reference's exact Sturm count; the fast stages alone never contradict it, and the
   // escalation to the reference (its exact count) is taken.
   std::array<int, 6> stages{};
@@ -384,7 +384,7 @@ BOOST_AUTO_TEST_CASE(certified_state_is_the_exact_state) {
   }
   // The edge of the fast domain, gaps ±1e-15 … ±1e-9.
   for (const auto& [q, g] : worst_conditioned_pairs()) expect(q, exact(q));
-  BOOST_TEST_MESSAGE("certified state by stage (centre line, kernel, filter, double-double, exact): "
+  BOOST_TEST_MESSAGE("certified state by stage (centre line, Perram–Wertheim, filter, double-double, exact): "
                      << stages[1] << ", " << stages[2] << ", " << stages[3] << ", " << stages[4] << ", " << stages[5]
                      << "; fast alone undecided " << undecided);
   BOOST_TEST(stages[1] > 0);
