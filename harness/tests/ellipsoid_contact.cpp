@@ -460,6 +460,20 @@ BOOST_AUTO_TEST_CASE(state_certificates_on_exact_off_centre_touching) {
   BOOST_TEST(stages[5] == 2 * 7 * 3);  // the exactly touching pairs, and only they, need the exact count
 }
 
+BOOST_AUTO_TEST_CASE(reference_state_with_and_without_a_start) {
+  // reference::ellipsoid_contact_state alone (its own double maximiser) and started from a
+  // poor weight (t0 = 0.3: the double-double step then lands elsewhere, and the filter or
+  // the exact count must still give the state): both the exact count's state.
+  int n = 0;
+  for (const auto& [q, g] : worst_conditioned_pairs()) {
+    if (++n > 40) break;
+    const int c = reference::ellipsoid_positive_roots_exact(q);
+    const int expected = c == 2 ? 0 : c == 1 ? 1 : 2;
+    BOOST_TEST(reference::ellipsoid_contact_state(q) == expected);
+    BOOST_TEST(reference::ellipsoid_contact_state(q, nullptr, 0.3) == expected);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(paper_shortcut_fails_on_identical_equally_oriented_shapes) {
   // Equal shapes, equal orientation: λA + B has rank 2 at λ = −1, so f has the double root
   // −1 and a zero discriminant whatever the offset: the shortcut calls every such pair
