@@ -371,6 +371,208 @@ Certificate certify(const cases::EllipsoidContactQuery& q, const Solution& s) {
   return c;
 }
 
+// The cheap certificates along the centre line d = c_B − c_A. For X = A, B: ρ_X = dᵀP_X d =
+// Σ ((R_Xᵀd)_i / s_i)² and σ_X = dᵀP_X⁻¹d = Σ ((R_Xᵀd)_i s_i)². Overlapping when
+// 1/√ρ_A + 1/√ρ_B > 1: the centre line holds a point strictly inside both (c_A + s d with
+// 1 − 1/√ρ_B < s < 1/√ρ_A; equal centres too). Separated when √σ_A + √σ_B < |d|²: the plane
+// normal to d between them separates (X's support in direction d is dᵀc_X ± √σ_X). Both
+// exact for spheres. In double with a-priori bounds, u = 2^-53: with Q = |q|² R (no
+// division; |Q_ij| ≤ n = |q|², each entry within 4un), c = Qᵀd is within 9un‖d‖₁ of the
+// exact c (d within u|d|, three-term sums), so ρ ≤ Σ((|ĉ_i| + E)/s_i)²/n² with E = 16un‖d‖₁;
+// the bounds' own evaluation (≤ 6u relative per stage) and the final tests are covered by
+// the 2^-48 margins, underflow by the absolute 2^-1000 terms, and |q|² is kept within
+// [2^-900, 2^900] (else −1): no overflow is ever taken as a certificate (∞ and NaN fail the
+// tests). Else −1.
+int centre_line_state(const cases::EllipsoidContactQuery& q) {
+  const Vec3 d = q.b.centre - q.a.centre;
+  const double d1 = std::abs(d[0]) + std::abs(d[1]) + std::abs(d[2]);
+  struct Reach {
+    double root_rho, root_sigma;  // upper bounds of √ρ, √σ (within the final tests' margins)
+    bool ok;
+  };
+  auto reach = [&](const cases::Ellipsoid& e) {
+    const double w = e.quaternion[0], x = e.quaternion[1], y = e.quaternion[2], z = e.quaternion[3];
+    const double ww = w * w, xx = x * x, yy = y * y, zz = z * z, n = ww + xx + yy + zz;
+    const double xy = x * y, wz = w * z, xz = x * z, wy = w * y, yz = y * z, wx = w * x;
+    // Column i of Q dotted with d: (Qᵀd)_i.
+    const double c0 = (ww + xx - yy - zz) * d[0] + 2 * (xy + wz) * d[1] + 2 * (xz - wy) * d[2];
+    const double c1 = 2 * (xy - wz) * d[0] + (ww - xx + yy - zz) * d[1] + 2 * (yz + wx) * d[2];
+    const double c2 = 2 * (xz + wy) * d[0] + 2 * (yz - wx) * d[1] + (ww - xx - yy + zz) * d[2];
+    const double E = 0x1p-49 * n * d1 + 0x1p-1000;
+    const double i0 = (std::abs(c0) + E) / e.semi_axes[0], i1 = (std::abs(c1) + E) / e.semi_axes[1],
+                 i2 = (std::abs(c2) + E) / e.semi_axes[2];
+    const double o0 = (std::abs(c0) + E) * e.semi_axes[0], o1 = (std::abs(c1) + E) * e.semi_axes[1],
+                 o2 = (std::abs(c2) + E) * e.semi_axes[2];
+    const double rho = (i0 * i0 + i1 * i1 + i2 * i2) * (1 + 0x1p-48) + 0x1p-1000;
+    const double sigma = (o0 * o0 + o1 * o1 + o2 * o2) * (1 + 0x1p-48) + 0x1p-1000;
+    const double n_lo = n * (1 - 0x1p-48);
+    return Reach{std::sqrt(rho) / n_lo, std::sqrt(sigma) / n_lo, n >= 0x1p-900 && n <= 0x1p900};
+  };
+  const Reach a = reach(q.a), b = reach(q.b);
+  if (!a.ok || !b.ok) return -1;
+  if (1 / a.root_rho + 1 / b.root_rho > 1 + 0x1p-48) return 2;
+  const double dd = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) * (1 - 0x1p-48) - 0x1p-1000;
+  if (dd > (a.root_sigma + b.root_sigma) * (1 + 0x1p-48)) return 0;
+  return -1;
+}
+
+// ---- the state alone: Perram–Wertheim's point, certified in world coordinates ----------
+// Stage 2 of ellipsoid_contact_state. The point is found in double in A's unit-sphere frame
+// (no bound needed: any point and weight give valid certificates), then judged by the
+// exact inputs alone: at a point x = c_A + v (v a double, so x − c_A is exact) and a weight
+// t (a double), with q_X(x) = (x − c_X)ᵀP_X(x − c_X):
+//   overlapping when q_A(x) < 1 and q_B(x) < 1 (x is inside both);
+//   separated when h(t) > 1, since F = max h ≥ h(t) = min_y Q(y) ≥ Q(x) − |∇Q(x)|²/(4λ),
+//   Q = t q_A + (1 − t) q_B, ∇²Q/2 = S = tP_A + (1 − t)P_B ⪰ λI with
+//   λ = t/max(s_A)² + (1 − t)/max(s_B)² (minimising the quadratic lower bound along x − y).
+// Rounding, derived a priori (u = 2^-53; γ_3 = 3u/(1 − 3u) for three-term sums):
+//   Q = n R from the quaternion scaled by a power of two (exact) so that n = |q|² ∈ [1/2, 4):
+//     |Q_ij| ≤ n, each entry within 4.1un (squares and products u each, three sums), n̂
+//     within 4.1un; the absolute 2^-1000 terms below cover components scaled to subnormal.
+//   d̂ = fl(c_B − c_A) within u|d̂|, ŵ_B = fl(v − d̂) within u|ŵ_B| + u|d̂| (componentwise,
+//     plus 1%), ŵ_A = v exactly: ‖Δw‖₁ ≤ 2^-52 (‖ŵ_B‖₁ + ‖d̂‖₁), 0 for A.
+//   c = Qᵀw: |ĉ_i − c_i| ≤ γ_3 Σ|Q̂||ŵ| + 4.1un‖ŵ‖₁ + n‖Δw‖₁ ≤ nε, ε = 8u‖ŵ‖₁ + ‖Δw‖₁.
+//   q_X = Σ (c_i/(n s_i))²: with a_i = |ĉ_i|/n̂ (within 6u of |ĉ_i|/n),
+//     Σ (max(0, a_i(1 − 16u) − ε)/s_i)² ≤ q_X ≤ Σ ((a_i + ε)/s_i)² (1 + 64u): the margins
+//     cover the 6u (12u squared) and the ≤ 8u of the bounds' own roundings.
+//   P_X w = Q diag(1/s²) c / n²: b̂_i = ĉ_i/s_i² (within 3.1u|b̂_i| + nε/s_i²), r̂ = Q̂ b̂
+//     (within n(10.3u‖b̂‖₁ + nεΣ1/s_i²)), ĝ = r̂/n̂²: within δ = 16u‖b̂‖₁/n̂ + εΣ1/s_i² +
+//     16u|ĝ|max (the 2·5.2u of 1/n̂² and the roundings), times 1 + 2^-48.
+//   ∇Q/2 = t g_A + (1 − t) g_B: within t δ_A + δ_B + 8u (t|ĝ_A| + |ĝ_B|) per component
+//     (ŵ = fl(1 − t) within u(1 − t), two products and a sum).
+//   Q(x) ≥ (t L_A + ŵ L_B)(1 − 8u), λ ≥ (t/max s_A² + ŵ/max s_B²)(1 − 16u) (ŵ ≥ (1 − u)
+//   ŵ's exact value, five roundings), and the final test F_lo > 1 + 8u covers the last
+//   subtraction. Overflow gives ∞ or NaN, which fails every test (a NaN lower bound is taken
+//   as 0); underflow is covered by the 2^-1000 terms. Holds on every finite input.
+struct Body {
+  double Q[3][3];   // n R
+  double inv_n;     // 1/n̂
+  Vec3 s;           // semi-axes
+  bool ok;          // |q|² finite and non-zero
+};
+Body body(const cases::Ellipsoid& e) {
+  Body b;
+  double w = e.quaternion[0], x = e.quaternion[1], y = e.quaternion[2], z = e.quaternion[3];
+  const double n0 = w * w + x * x + y * y + z * z;
+  b.ok = n0 > 0 && n0 < INFINITY;
+  if (!b.ok) return b;
+  const double f = std::ldexp(1.0, -(std::ilogb(n0) / 2));  // exact: n ∈ [1/2, 4)
+  w *= f, x *= f, y *= f, z *= f;
+  const double ww = w * w, xx = x * x, yy = y * y, zz = z * z;
+  b.Q[0][0] = ww + xx - yy - zz, b.Q[0][1] = 2 * (x * y - w * z), b.Q[0][2] = 2 * (x * z + w * y);
+  b.Q[1][0] = 2 * (x * y + w * z), b.Q[1][1] = ww - xx + yy - zz, b.Q[1][2] = 2 * (y * z - w * x);
+  b.Q[2][0] = 2 * (x * z - w * y), b.Q[2][1] = 2 * (y * z + w * x), b.Q[2][2] = ww - xx - yy + zz;
+  b.inv_n = 1 / (ww + xx + yy + zz);
+  b.s = e.semi_axes;
+  return b;
+}
+
+// What X says of the point c_X + w (ŵ with ‖Δw‖₁ ≤ dw1): q_X within [lo, hi], P_X w = g
+// within g_err per component (see above).
+struct Reading {
+  double lo, hi;
+  std::array<double, 3> g;
+  double g_err, g_max;
+};
+Reading read(const Body& b, const Vec3& w, double dw1) {
+  const double w1 = std::abs(w[0]) + std::abs(w[1]) + std::abs(w[2]);
+  const double eps = (0x1p-50 * w1 + dw1) * (1 + 0x1p-50) + 0x1p-1000;
+  Reading r{0, 0, {}, 0, 0};
+  double bh[3], b1 = 0, inv_s2 = 0;
+  for (int i = 0; i < 3; ++i) {
+    const double c = b.Q[0][i] * w[0] + b.Q[1][i] * w[1] + b.Q[2][i] * w[2];
+    const double a = std::abs(c) * b.inv_n, si = b.s[i];
+    const double hi = (a + eps) / si, lo = std::max(0.0, a * (1 - 0x1p-49) - eps) / si;
+    r.hi += hi * hi, r.lo += lo * lo;
+    const double s2 = si * si;
+    bh[i] = c / s2, b1 += std::abs(bh[i]), inv_s2 += 1 / s2;
+  }
+  r.hi *= 1 + 0x1p-47, r.lo *= 1 - 0x1p-48;
+  const double nn = b.inv_n * b.inv_n;
+  for (int j = 0; j < 3; ++j) {
+    r.g[j] = (b.Q[j][0] * bh[0] + b.Q[j][1] * bh[1] + b.Q[j][2] * bh[2]) * nn;
+    r.g_max = std::max(r.g_max, std::abs(r.g[j]));
+  }
+  r.g_err = (0x1p-49 * b1 * b.inv_n + eps * inv_s2 + 0x1p-49 * r.g_max) * (1 + 0x1p-48) + 0x1p-1000;
+  return r;
+}
+
+// The certificate at x = c_A + v and weight t: 0 separated, 2 overlapping, −1 neither.
+int pw_certificate(const Body& a, const Body& b, const Vec3& d, const Vec3& v, double t) {
+  const Vec3 wb = v - d;
+  const double dw1 = 0x1p-52 * (wb.cwiseAbs().sum() + d.cwiseAbs().sum());
+  const Reading ra = read(a, v, 0), rb = read(b, wb, dw1);
+  if (ra.hi < 1 && rb.hi < 1) return 2;
+  if (!(t >= 0 && t <= 1)) return -1;
+  const double w = 1 - t;
+  const double err = t * ra.g_err + rb.g_err + 0x1p-50 * (t * ra.g_max + rb.g_max);
+  double g2 = 0;
+  for (int j = 0; j < 3; ++j) {
+    const double gj = std::abs(t * ra.g[j] + w * rb.g[j]) + err;
+    g2 += gj * gj;
+  }
+  const double sa = a.s.maxCoeff(), sb = b.s.maxCoeff();
+  const double lambda = (t / (sa * sa) + w / (sb * sb)) * (1 - 0x1p-49);
+  const double f_lo = (t * ra.lo + w * rb.lo) * (1 - 0x1p-50) - g2 / lambda * (1 + 0x1p-47);
+  return f_lo > 1 + 0x1p-50 ? 0 : -1;
+}
+
+// Stage 2: PW's maximiser by Newton on ψ(μ) = |y|² − q_B(y) (pw_point, the kernel's LDLᵀ
+// step) from the spheres' μ, on a pencil built in double from the bodies (K = GᵀG, G =
+// diag(1/s_B) R_BᵀR_A diag(s_A); f = diag(1/s_B) R_Bᵀd, k = −Gᵀf, κ = |f|² − 1), and the
+// certificate at A's point v = R_A diag(s_A) y: once early (after a step below 2^-12 μ),
+// else when Newton has converged (a step below 2^-51 μ, at most 24 steps). *t_out: the
+// weight reached when undecided (the double-double stage's start).
+int pw_state(const cases::EllipsoidContactQuery& q, double* t_out) {
+  const Body a = body(q.a), b = body(q.b);
+  if (!a.ok || !b.ok) return -1;
+  const Vec3 d = q.b.centre - q.a.centre;
+  if (d[0] == 0 && d[1] == 0 && d[2] == 0) return 2;  // the common centre is inside both
+  double G[3][3], f[3], e2 = 0;
+  const double nab = a.inv_n * b.inv_n;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j)
+      G[i][j] = (b.Q[0][i] * a.Q[0][j] + b.Q[1][i] * a.Q[1][j] + b.Q[2][i] * a.Q[2][j]) * nab * a.s[j] / b.s[i];
+    f[i] = (b.Q[0][i] * d[0] + b.Q[1][i] * d[1] + b.Q[2][i] * d[2]) * b.inv_n / b.s[i];
+    const double ei = (a.Q[0][i] * d[0] + a.Q[1][i] * d[1] + a.Q[2][i] * d[2]) * a.inv_n / a.s[i];
+    e2 += ei * ei;
+  }
+  cases::Pencil<double> p;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i; j < 3; ++j) p.K[i][j] = p.K[j][i] = G[0][i] * G[0][j] + G[1][i] * G[1][j] + G[2][i] * G[2][j];
+    p.k[i] = -(G[0][i] * f[0] + G[1][i] * f[1] + G[2][i] * f[2]);
+  }
+  p.kappa = f[0] * f[0] + f[1] * f[1] + f[2] * f[2] - 1;
+  double mu = std::sqrt((p.kappa + 1) / e2);
+  if (!(mu > 0 && mu < INFINITY)) return -1;
+  // The certificate at μ: A's point v = R_A diag(s_A) y, t = μ/(1 + μ).
+  auto certify_at = [&](double m, const PwPoint& at) {
+    Vec3 v;
+    for (int i = 0; i < 3; ++i)
+      v[i] = (a.Q[i][0] * (a.s[0] * at.y[0]) + a.Q[i][1] * (a.s[1] * at.y[1]) + a.Q[i][2] * (a.s[2] * at.y[2])) * a.inv_n;
+    return pw_certificate(a, b, d, v, m / (1 + m));
+  };
+  PwPoint pt = pw_point(p, mu);
+  bool tried = false;
+  for (int i = 0; i < 24; ++i) {
+    double next = mu - pt.psi / pt.dpsi;
+    if (!std::isfinite(next)) break;
+    if (!(next > 0)) next = mu / 2;
+    if (std::abs(next - mu) <= 0x1p-51 * mu) break;
+    const bool near = std::abs(next - mu) <= 0x1p-12 * mu;
+    mu = next;
+    pt = pw_point(p, mu);
+    // After a step below 2^-12 μ is within about its square: one early try, which holds
+    // away from touching and saves the last Newton steps (measured: 2^-6 and 2^-24 no better).
+    if (near && !tried) {
+      tried = true;
+      if (const int st = certify_at(mu, pt); st >= 0) return st;
+    }
+  }
+  if (t_out) *t_out = mu / (1 + mu);
+  return certify_at(mu, pt);
+}
+
 // The kernel's state: Sturm's count when it agrees with the sign of F − 1 (both wrong at once
 // only where no certificate holds: within the certified gap); else the certificates decide,
 // and where neither holds the count stands (F's sign when the count is impossible).
@@ -411,9 +613,13 @@ double laguerre_root(const Poly& e, double x, bool left) {
 
 bool ellipsoid_contact_in_domain(const cases::EllipsoidContactQuery& q) { return cases::ellipsoid_in_fast_domain(q); }
 
-int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q) {
-  const int n = sturm_positive(cases::characteristic(cases::pencil<double>(q)));
-  return n == 2 ? 0 : n == 1 ? 1 : 2;
+int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, int* stage, double* t) {
+  if (const int st = centre_line_state(q); st >= 0) {
+    if (stage) *stage = 1;
+    return st;
+  }
+  if (stage) *stage = 2;
+  return pw_state(q, t);
 }
 
 double EllipsoidContactBounds::root(double mu) const {

@@ -20,7 +20,10 @@
 // max(|√F_lo − 1|, |√F_hi − 1|): that is the stated state bound (0 where certified). An
 // exactly touching pair is never certified (its margin is 0): reported touching when the
 // double chain happens to end exactly, else separated or overlapping (excused).
-// ellipsoid_contact_state (the Sturm count alone, benchmarked beside FCL) is not gated.
+// ellipsoid_contact_state (the state alone, benchmarked beside FCL's collide): two cheap
+// certificates along the centre line, then Perram–Wertheim's point certified in world
+// coordinates; the exact state where one holds, else undecided (the caller asks an exact
+// path: harness::ellipsoid_contact_certified_state asks the reference).
 //
 // Bounds (ellipsoid_contact_bounds). state: as above, computed alongside (re-running the
 // kernel: the same doubles). Roots: E's exact coefficients lie within e_error_i of the
@@ -45,9 +48,18 @@ namespace contactbench::fast {
 cases::EllipsoidContactResult ellipsoid_contact(const cases::EllipsoidContactQuery& q);
 bool ellipsoid_contact_in_domain(const cases::EllipsoidContactQuery& q);
 
-// The state alone (E's double coefficients and the Sturm count, no cross-check: not gated):
-// 0 separated, 1 touching, 2 overlapping (the index in cases::ellipsoid_state_names).
-int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q);
+// The state alone, certified: 0 separated, 1 touching, 2 overlapping (the index in
+// cases::ellipsoid_state_names), the exact state, or −1: undecided (within rounding of a
+// state change: near touching, exactly touching). Stage 1, along the centre line d: a point
+// of it strictly inside both (1/√(dᵀP_A d) + 1/√(dᵀP_B d) > 1) overlapping; the plane
+// normal to d separating them (√(dᵀP_A⁻¹d) + √(dᵀP_B⁻¹d) < |d|²) separated. Stage 2,
+// Perram–Wertheim's maximiser by Newton in double, judged in world coordinates: its point
+// inside both, overlapping; h(t) > 1 (a lower bound from the point's value and gradient),
+// separated. Both stages in double with a-priori bounds, derived in
+// fast/ellipsoid_contact.cpp (centre_line_state, pw_certificate); no roots, point, normal
+// or overlap. `stage` (optional) says which stage answered (or 2: undecided); `t`
+// (optional) receives stage 2's weight t (the exact stages' start), untouched otherwise.
+int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, int* stage = nullptr, double* t = nullptr);
 
 struct EllipsoidContactBounds {
   double state = 0;    // relative gap |√F − 1| within which the state may differ (0: certified)

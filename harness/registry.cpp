@@ -47,6 +47,8 @@ const std::vector<Family>& families() {
           "the paper's classifier: discriminant of f and its coefficient signs (double), state only"),
       make_published<EllipsoidContactFcl>("fcl_collide",
           "FCL 0.7 collide (GJK/EPA via libccd) on two fcl::Ellipsoidd, state only"),
+      make_published<EllipsoidContactCertifiedState>("certified_state",
+          "ours beside FCL collide: the certified state alone (fast certificates, else the reference's exact state)"),
       // Planted faults: never part of a default run; the tests run them to see `wrong`.
       make_planted<ClosestFeatureVertexSnapFault>("vertex_snap",
                                                   "labels points near vertex a as vertex0"),

@@ -24,6 +24,16 @@ cases::EllipsoidContactResult ellipsoid_contact(const cases::EllipsoidContactQue
 // For tests: the same answer with every construction in MPFR (no double-double stage).
 cases::EllipsoidContactResult ellipsoid_contact_mpfr(const cases::EllipsoidContactQuery& q);
 
+// The state alone (its index in cases::ellipsoid_state_names), exact: the interval filter
+// (stage 1), else a double-double certificate (2: F bracketed at Perram–Wertheim's point,
+// one Newton step beyond a double maximiser, with running error bounds), else the exact
+// Sturm count (3); `stage` (optional) says which decided. With t0 in (0, 1) (a double
+// maximiser the caller already has: harness::ellipsoid_contact_certified_state passes the
+// fast stage's) the double-double certificate runs first from t0, skipping this side's own
+// double maximisation; then the filter. ellipsoid_contact decides the same state by 1 and 3
+// alone. The escalation of harness::ellipsoid_contact_certified_state.
+int ellipsoid_contact_state(const cases::EllipsoidContactQuery& q, int* stage = nullptr, double t0 = -1);
+
 // For tests: f's coefficients c_0..c_4 (f(λ) = Σ c_i λ^i), exact, rounded to nearest.
 std::array<double, 5> ellipsoid_characteristic(const cases::EllipsoidContactQuery& q);
 // For tests: the distinct positive roots of f counted by the exact Sturm path alone (no

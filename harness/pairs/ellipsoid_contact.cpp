@@ -4,6 +4,14 @@
 
 namespace contactbench::harness {
 
+EllipsoidStateDecision ellipsoid_contact_certified_state(const cases::EllipsoidContactQuery& q) {
+  int stage = 0;
+  double t = -1;  // stage 2's Perram–Wertheim weight: the double-double certificate's start
+  if (const int st = fast::ellipsoid_contact_state(q, &stage, &t); st >= 0) return {st, stage};
+  const int st = reference::ellipsoid_contact_state(q, &stage, t);
+  return {st, 2 + stage};
+}
+
 Comparison EllipsoidContactPair::compare_with(const Query& q, const Result& ref, const Result& fast,
                                               const fast::EllipsoidContactBounds& b) {
   Comparison c;

@@ -15,6 +15,19 @@ namespace contactbench::harness {
 // touching axis-aligned pairs (issue 12), so it is left out rather than run in a child.
 double fcl_ellipsoids_collide(const cases::EllipsoidContactQuery& q);
 
+// The certified state, what FCL's collide answers (issue 12): fast::ellipsoid_contact_state
+// (the centre line's certificates, then Perram–Wertheim's point certified in double) where
+// one holds, else the reference's state started from stage 2's t (its double-double
+// certificate, its interval filter, else the exact Sturm count on rational coefficients).
+// Exact on every finite input: never a bound. stage: 1 the centre line, 2 the
+// Perram–Wertheim certificate in double, 3 the reference's filter, 4 its double-double
+// certificate (tried before the filter), 5 its exact count.
+struct EllipsoidStateDecision {
+  int state;  // index in cases::ellipsoid_state_names
+  int stage;
+};
+EllipsoidStateDecision ellipsoid_contact_certified_state(const cases::EllipsoidContactQuery& q);
+
 struct EllipsoidContactPair : Pair<cases::EllipsoidContact> {
   static constexpr std::string_view stem = "ellipsoid_contact";
   static constexpr Agreement agreement = Agreement::approximate;
@@ -73,6 +86,24 @@ struct EllipsoidContactFcl : EllipsoidContactPair {
     Result r;
     r.state = fcl_ellipsoids_collide(q) != 0 ? "overlapping" : "separated";
     return r;
+  }
+};
+
+// Ours, registered beside the published methods (ellipsoid_contact_published_certified_state):
+// the certified state alone, judged exact (a disagreement is `wrong`, never `boundary`).
+struct EllipsoidContactCertifiedState : EllipsoidContactPair {
+  static constexpr Agreement agreement = Agreement::exact;
+  static constexpr std::string_view rule =
+      "state only, exact (no bound): the centre line's and Perram-Wertheim's certificates in double, else "
+      "the reference's double-double certificate, filter or exact count";
+  static Result fast(const Query& q) {
+    Result r;
+    r.state = cases::ellipsoid_state_names[ellipsoid_contact_certified_state(q).state];
+    return r;
+  }
+  static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
+    fast::EllipsoidContactBounds b;  // every bound 0: the state judged exact
+    return compare_with(q, ref, fast, b);
   }
 };
 

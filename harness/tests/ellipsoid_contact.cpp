@@ -2,7 +2,8 @@
 // form, axis-aligned and integer-quaternion touching pairs, f's coefficients), exact
 // constructions from the generators, symmetry (A and B swapped: λ ↦ 1/λ) and invariance
 // (common exact rotations and translations), the interval filter against the exact count,
-// the double-double stage against the all-MPFR path (bit for bit), the paper's shortcut
+// the double-double stage against the all-MPFR path (bit for bit), the certified state
+// against states known by construction and the exact count, the paper's shortcut
 // failing on identical equally oriented shapes, the reader's bad-input lines and the fast
 // domain.
 #include "harness/pairs/ellipsoid_contact.hpp"
@@ -10,6 +11,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -27,6 +29,34 @@ std::vector<cases::Generated<Query>> generated(int n, bool degenerate) {
   for (int i = 0; i < n; ++i) {
     auto rng = cases::query_rng(7, "ellipsoid_contact_test", degenerate ? "d" : "r", i);
     out.push_back(degenerate ? cases::EllipsoidContact::degenerate(rng) : cases::EllipsoidContact::random(rng));
+  }
+  return out;
+}
+
+// Pairs at the edge of the fast domain: axis ratio 1024 (flat and elongated), the six
+// semi-axes spread up to 2^20, relative gaps ±1e-15 … ±1e-9 (placed by F(t r) = t² F(r)
+// with the generators' golden-section F), scales 2^-10 … 2^10, centres 2^29 sizes from the
+// origin. Each with its relative gap.
+std::vector<std::pair<Query, double>> worst_conditioned_pairs() {
+  auto rng = cases::query_rng(5, "ellipsoid_worst", "conditioned", 0);
+  std::normal_distribution<double> gauss(0, 1);
+  auto quaternion = [&] { return Eigen::Vector4d(gauss(rng), gauss(rng), gauss(rng), gauss(rng)); };
+  std::vector<std::pair<Query, double>> out;
+  for (int i = 0; i < 160; ++i) {
+    const double ratio = 1024, spread = i % 2 ? 0x1p20 / 1024 : 1;
+    Query q;
+    q.a.semi_axes = i % 4 < 2 ? Vec3(1, 1, 1 / ratio) : Vec3(1, 1 / ratio, 1 / ratio);
+    q.b.semi_axes = (i % 8 < 4 ? Vec3(1, 1 / ratio, 1 / ratio) : Vec3(1, 1, 1 / ratio)) * spread;
+    q.a.quaternion = quaternion(), q.b.quaternion = quaternion();
+    const Vec3 r = Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * (1 + spread);
+    const double F = cases::contact_function_golden({q.a, {r, q.b.semi_axes, q.b.quaternion}});
+    const double g = (i % 3 ? 1 : -1) * std::pow(10.0, -9.0 - i % 7);
+    const double scale = std::ldexp(1.0, static_cast<int>(cases::uniform_int(rng, -10, 10)));
+    const Vec3 far = i % 5 == 0 ? Vec3(Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * 0x1p29 * spread) : Vec3::Zero();
+    q.a.centre = far * scale;
+    q.b.centre = (far + r * ((1 + g) / std::sqrt(F))) * scale;
+    q.a.semi_axes *= scale, q.b.semi_axes *= scale;
+    out.push_back({q, g});
   }
   return out;
 }
@@ -263,28 +293,9 @@ BOOST_AUTO_TEST_CASE(double_double_stage_gives_the_mpfr_doubles) {
 BOOST_AUTO_TEST_CASE(fast_state_bound_holds_on_the_worst_conditioned_pairs) {
   // The fast state's bound is computed alongside (fast/ellipsoid_contact.hpp): 0 where a
   // certificate holds, there the fast state must be the reference's; elsewhere the bound
-  // must cover the reference's exact margin. Pairs at the edge of the fast domain: axis
-  // ratio 1024 (flat and elongated), the six semi-axes spread up to 2^20, relative gaps
-  // ±1e-15 … ±1e-9 (placed by F(t r) = t² F(r) with the generators' golden-section F),
-  // scales 2^-10 … 2^10, centres 2^29 sizes from the origin.
-  auto rng = cases::query_rng(5, "ellipsoid_worst", "conditioned", 0);
-  std::normal_distribution<double> gauss(0, 1);
-  auto quaternion = [&] { return Eigen::Vector4d(gauss(rng), gauss(rng), gauss(rng), gauss(rng)); };
-  int certified = 0, n = 0, roots_compared = 0;
-  for (int i = 0; i < 160; ++i) {
-    const double ratio = 1024, spread = i % 2 ? 0x1p20 / 1024 : 1;
-    Query q;
-    q.a.semi_axes = i % 4 < 2 ? Vec3(1, 1, 1 / ratio) : Vec3(1, 1 / ratio, 1 / ratio);
-    q.b.semi_axes = (i % 8 < 4 ? Vec3(1, 1 / ratio, 1 / ratio) : Vec3(1, 1, 1 / ratio)) * spread;
-    q.a.quaternion = quaternion(), q.b.quaternion = quaternion();
-    const Vec3 r = Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * (1 + spread);
-    const double F = cases::contact_function_golden({q.a, {r, q.b.semi_axes, q.b.quaternion}});
-    const double g = (i % 3 ? 1 : -1) * std::pow(10.0, -9.0 - i % 7);
-    const double scale = std::ldexp(1.0, static_cast<int>(cases::uniform_int(rng, -10, 10)));
-    const Vec3 far = i % 5 == 0 ? Vec3(Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized() * 0x1p29 * spread) : Vec3::Zero();
-    q.a.centre = far * scale;
-    q.b.centre = (far + r * ((1 + g) / std::sqrt(F))) * scale;
-    q.a.semi_axes *= scale, q.b.semi_axes *= scale;
+  // must cover the reference's exact margin. On the edge-of-domain pairs.
+  int certified = 0, n = 0, roots_compared = 0, i = 0;
+  for (const auto& [q, g] : worst_conditioned_pairs()) {
     BOOST_TEST_REQUIRE(fast::ellipsoid_contact_in_domain(q));
     const auto ref = reference::ellipsoid_contact(q);
     const auto fa = fast::ellipsoid_contact(q);
@@ -301,10 +312,166 @@ BOOST_AUTO_TEST_CASE(fast_state_bound_holds_on_the_worst_conditioned_pairs) {
         for (std::size_t k = 0; k < ref.roots.size(); ++k, ++roots_compared)
           BOOST_TEST(std::abs(fa.roots[k] - ref.roots[k]) / ref.roots[k] <= b.root(ref.roots[k]));
     }
+    ++i;
   }
   BOOST_TEST_MESSAGE("worst-conditioned pairs: " << certified << " of " << n << " certified, " << roots_compared << " roots compared");
   BOOST_TEST(certified > 0);
   BOOST_TEST(roots_compared > 0);
+}
+
+BOOST_AUTO_TEST_CASE(certified_state_is_the_exact_state) {
+  // harness::ellipsoid_contact_certified_state (the centre line's and Perram–Wertheim's
+  // certificates in double, else the reference) against states known by construction and against
+  // the reference's exact Sturm count; the fast stages alone never contradict it, and the
+  // escalation to the reference (its exact count) is taken.
+  std::array<int, 6> stages{};
+  int undecided = 0;
+  auto expect = [&](const Query& q, const std::string& state) {
+    const auto d = harness::ellipsoid_contact_certified_state(q);
+    ++stages.at(d.stage);
+    BOOST_TEST(cases::ellipsoid_state_names.at(d.state) == state);
+    const int alone = fast::ellipsoid_contact_state(q);
+    if (alone < 0) ++undecided;
+    else BOOST_TEST(cases::ellipsoid_state_names.at(alone) == state);
+  };
+  auto exact = [](const Query& q) {
+    const int n = reference::ellipsoid_positive_roots_exact(q);
+    return std::string(cases::ellipsoid_state_names[n == 2 ? 0 : n == 1 ? 1 : 2]);
+  };
+  // Aligned, by hand: A (6, 3, 3) at 0 lies in x ≤ 6 and meets the plane x = 6 only at
+  // (6, 0, 0); B (3, 9, 6) at (9, 0, 0) lies in x ≥ 6 and meets it at the same point:
+  // touching. One ulp of B's x outwards: the plane separates; inwards: (6 − ulp/2, 0, 0) is
+  // inside both.
+  const Ell a{{0, 0, 0}, {6, 3, 3}, {1, 0, 0, 0}}, b{{9, 0, 0}, {3, 9, 6}, {1, 0, 0, 0}};
+  expect({a, b}, "touching");
+  expect({b, a}, "touching");
+  Ell out = b, in = b;
+  out.centre.x() = std::nextafter(9.0, 10.0), in.centre.x() = std::nextafter(9.0, 8.0);
+  expect({a, out}, "separated");
+  expect({a, in}, "overlapping");
+  // B turned about the contact normal x by (3, 4, 0, 0) keeps its x-extent and extreme
+  // point: touching; then the whole pair turned by (1, 2, 2, 0) (R e_x = (1, 8, −4)/9,
+  // B's quaternion the product (1, 2, 2, 0)(3, 4, 0, 0) = (−5, 10, 6, −8)): touching. B moved
+  // by +ulp in y (n·Δ = 8 ulp/9 > 0, n = (1, 8, −4)/9): the turned plane separates.
+  expect({a, {b.centre, b.semi_axes, {3, 4, 0, 0}}}, "touching");
+  const Ell ra{{0, 0, 0}, a.semi_axes, {1, 2, 2, 0}}, rb{{1, 8, -4}, b.semi_axes, {-5, 10, 6, -8}};
+  expect({ra, rb}, "touching");
+  Ell rb_out = rb;
+  rb_out.centre.y() = std::nextafter(8.0, 9.0);
+  expect({ra, rb_out}, "separated");
+  // Identical, equally oriented shapes: exactly touching along x and y (A's extent 6 and 3),
+  // and on a grid of offsets (the reference's exact count).
+  expect({a, {{12, 0, 0}, a.semi_axes, a.quaternion}}, "touching");
+  expect({a, {{0, 6, 0}, a.semi_axes, a.quaternion}}, "touching");
+  expect({a, a}, "overlapping");
+  const Ell t{{0, 0, 0}, {1, 2, 3}, {0.9, 0.1, -0.3, 0.2}};
+  for (int i = -6; i <= 6; ++i)
+    for (int j = -6; j <= 6; ++j) {
+      Ell u = t;
+      u.centre = {i * 0.5, j * 0.75, 0.25};
+      expect({t, u}, exact({t, u}));
+    }
+  // The degenerate generator's constructions (labels by construction, else the exact count).
+  for (const auto& g : generated(300, true)) {
+    BOOST_TEST_CONTEXT(g.regime) {
+      const auto has = [&](const char* s) { return g.regime.find(s) != std::string::npos; };
+      const std::string label = has("internal_touch") || has("coincident") || has("_ulp_in") ? "overlapping"
+                                : has("_ulp_out")                                          ? "separated"
+                                : has("config=touch_")                                     ? "touching"
+                                                                                           : exact(g.query);
+      expect(g.query, label);
+    }
+  }
+  // The edge of the fast domain, gaps ±1e-15 … ±1e-9.
+  for (const auto& [q, g] : worst_conditioned_pairs()) expect(q, exact(q));
+  BOOST_TEST_MESSAGE("certified state by stage (centre line, Perram–Wertheim, filter, double-double, exact): "
+                     << stages[1] << ", " << stages[2] << ", " << stages[3] << ", " << stages[4] << ", " << stages[5]
+                     << "; fast alone undecided " << undecided);
+  BOOST_TEST(stages[1] > 0);
+  BOOST_TEST(stages[2] > 0);
+  BOOST_TEST(stages[4] > 0);  // the double-double escalation: the gaps near 1e-15
+  BOOST_TEST(stages[5] > 0);  // the exact escalation, at least for the exactly touching pairs
+  BOOST_TEST(undecided == stages[3] + stages[4] + stages[5]);
+}
+
+BOOST_AUTO_TEST_CASE(state_certificates_on_exact_off_centre_touching) {
+  // Touching by construction, off the centre line (so the centre line cannot decide near
+  // it): A = (5·2^i, 5·2^j, a3) axis-aligned at 0 passes through p = (3·2^i, 4·2^j, 0)
+  // ((3/5)² + (4/5)² = 1) with outward normal ∝ (3·2^-i, 4·2^-j, 0); B = λ(5·2^i, 5·2^j, ·)
+  // centred at p + λ(3·2^i, 4·2^j, 0) passes through p with the opposite normal (the same
+  // axis ratio). Both lie on either side of the common tangent plane at p: touching. B
+  // moved by δ = ±2^m (3·2^-i, 4·2^-j, 0), along the normal, kept only where every sum is
+  // exact: outwards the shifted plane separates them; inwards, points just inside A along
+  // the normal at p are inside B: overlapping. Axis ratios to 2^10, relative gaps from
+  // ~1e-2 down to what stays exact (~1e-15 for ratio 1, ~1e-9 for 2^10), common exact turns
+  // (axis permutations by the non-unit quaternions (1, 1, 1, 1) and (1, 0, 0, 1)), scales
+  // 2^-10 … 2^10, some placed 2^20 sizes from the origin (where exact), A and B swapped.
+  // Expected states from the construction alone.
+  std::array<int, 6> stages{};
+  int checked = 0;
+  auto turn = [](const Eigen::Vector4d& qt, const Vec3& x) -> Vec3 {
+    // R = Q(q)/|q|² of the two turns used: (1,1,1,1): (x, y, z) ↦ (z, x, y); (1,0,0,1): ↦ (−y, x, z)
+    if (qt == Eigen::Vector4d(1, 1, 1, 1)) return {x[2], x[0], x[1]};
+    if (qt == Eigen::Vector4d(1, 0, 0, 1)) return {-x[1], x[0], x[2]};
+    return x;
+  };
+  struct Shape {
+    int i, j;
+    double a3, lambda, b3;
+  };
+  const Shape shapes[] = {{0, 0, 7, 1, 3}, {0, 3, 0.5, 2, 9}, {4, 0, 40, 0.5, 1}, {0, 10, 5, 1, 5120},
+                          {10, 0, 5, 0.25, 1280}, {0, 9, 2560, 2, 5}, {2, 5, 0.125, 4, 100}};
+  const Eigen::Vector4d turns[] = {{1, 0, 0, 0}, {1, 1, 1, 1}, {1, 0, 0, 1}};
+  for (const Shape& sh : shapes)
+    for (const auto& qt : turns)
+      for (int m = 1; m >= -61; m -= 3) {  // m = 1: touching (δ = 0)
+        for (int sign : {1, -1}) {
+          if (m == 1 && sign < 0) continue;
+          const double a1 = 5 * std::ldexp(1.0, sh.i), a2 = 5 * std::ldexp(1.0, sh.j);
+          const Vec3 p(3 * std::ldexp(1.0, sh.i), 4 * std::ldexp(1.0, sh.j), 0);
+          const Vec3 to_b = sh.lambda * Vec3(3 * std::ldexp(1.0, sh.i), 4 * std::ldexp(1.0, sh.j), 0);
+          const Vec3 delta = m == 1 ? Vec3::Zero() : Vec3(sign * std::ldexp(3.0, m - sh.i), sign * std::ldexp(4.0, m - sh.j), 0);
+          const Vec3 cb = p + to_b + delta;
+          if (cb - to_b - p != delta) continue;  // not exact: the construction would be lost
+          const std::string state = m == 1 ? "touching" : sign > 0 ? "separated" : "overlapping";
+          const double scale = std::ldexp(1.0, (m * 7 + sh.i + 100) % 21 - 10);
+          Vec3 far = (sh.j - m) % 3 == 0 ? Vec3(Vec3(3, -5, 1) * 0x1p20 * std::max(a1, a2)) : Vec3::Zero();
+          if ((turn(qt, cb) + far) - far != turn(qt, cb)) far = Vec3::Zero();  // exact sums only
+          const Ell a{scale * far, Vec3(a1, a2, sh.a3) * scale, qt * 2};
+          const Ell b{scale * (turn(qt, cb) + far), Vec3(sh.lambda * a1, sh.lambda * a2, sh.b3) * scale, qt};
+          for (const Query& q : {Query{a, b}, Query{b, a}}) {
+            BOOST_TEST_CONTEXT("shape " << sh.i << "," << sh.j << " m " << m << " sign " << sign << " turn "
+                                        << qt.transpose() << " far " << (far.norm() > 0)) {
+              const auto d = harness::ellipsoid_contact_certified_state(q);
+              ++stages.at(d.stage), ++checked;
+              BOOST_TEST(cases::ellipsoid_state_names.at(d.state) == state);
+              const int alone = fast::ellipsoid_contact_state(q);
+              if (alone >= 0) BOOST_TEST(cases::ellipsoid_state_names.at(alone) == state);
+              if (m == 1) BOOST_TEST(alone == -1);  // touching has no margin: never certified in double
+            }
+          }
+        }
+      }
+  BOOST_TEST_MESSAGE("exact off-centre pairs by stage (centre line, Perram–Wertheim, filter, double-double, exact): "
+                     << stages[1] << ", " << stages[2] << ", " << stages[3] << ", " << stages[4] << ", " << stages[5]
+                     << " of " << checked);
+  BOOST_TEST(stages[2] > 0);  // the Perram–Wertheim certificate decides most gapped pairs
+  BOOST_TEST(stages[4] > 0);  // the smallest gaps reach the double-double certificate
+  BOOST_TEST(stages[5] == 2 * 7 * 3);  // the exactly touching pairs, and only they, need the exact count
+}
+
+BOOST_AUTO_TEST_CASE(reference_state_with_and_without_a_start) {
+  // reference::ellipsoid_contact_state alone (its own double maximiser) and started from a
+  // poor weight (t0 = 0.3: the double-double step then lands elsewhere, and the filter or
+  // the exact count must still give the state): both the exact count's state.
+  int n = 0;
+  for (const auto& [q, g] : worst_conditioned_pairs()) {
+    if (++n > 40) break;
+    const int c = reference::ellipsoid_positive_roots_exact(q);
+    const int expected = c == 2 ? 0 : c == 1 ? 1 : 2;
+    BOOST_TEST(reference::ellipsoid_contact_state(q) == expected);
+    BOOST_TEST(reference::ellipsoid_contact_state(q, nullptr, 0.3) == expected);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(paper_shortcut_fails_on_identical_equally_oriented_shapes) {

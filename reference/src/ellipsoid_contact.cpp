@@ -281,6 +281,47 @@ int ellipsoid_positive_roots_filtered(const EllipsoidContactQuery& q) {
   return n ? *n : -1;
 }
 
+// The state's double-double certificate (ellipsoid_contact_state only): at t, one Newton
+// step from the double maximiser t0 taken as an exact point, h(t) and the minimiser y(t) in
+// double-double with running bounds. F = max h ≥ h(t): h(t) > 1 separated; q_A(y), q_B(y)
+// < 1 (q_A = h + (1 − t)h', q_B = h − t h'): y is inside both, overlapping (as the filter).
+// Decides down to relative gaps near 1e-28; −1 when it cannot. Valid from any t0 in (0, 1)
+// (the step only chooses the point); from a double maximiser one step reaches dd accuracy.
+int pw_certificate_dd(const EllipsoidContactQuery& q, double t0) {
+  using dd::Bounded;
+  const Pencil<Bounded> p = cases::pencil<Bounded>(q);
+  PwStep<Bounded> st = pw_step(p, Bounded(t0));
+  if (!(st.ddh.hi < 0)) return -1;
+  const Bounded t = dd::point(Bounded(t0) - st.dh / st.ddh);
+  if (!(t.hi > 0 && t.hi < 1)) return -1;
+  st = pw_step(p, t);
+  // x − 1 beyond its bound, the two roundings of (hi − 1) + lo covered by 2^-50.
+  auto above_one = [](const Bounded& x) { return ((x.hi - 1) + x.lo) * (1 - 0x1p-50) > x.err; };
+  auto below_one = [](const Bounded& x) { return ((1 - x.hi) - x.lo) * (1 - 0x1p-50) > x.err; };
+  if (above_one(st.h)) return 2;
+  if (below_one(st.h + (1 - t) * st.dh) && below_one(st.h - t * st.dh)) return 0;
+  return -1;
+}
+
+int ellipsoid_contact_state(const EllipsoidContactQuery& q, int* stage, double t0) {
+  std::optional<int> n;
+  int by = 1;
+  const bool started = t0 > 0 && t0 < 1 && !(q.a.centre == q.b.centre);
+  if (started) {  // the caller's maximiser: the double-double certificate first
+    if (const int c = pw_certificate_dd(q, t0); c >= 0) n = c, by = 2;
+  }
+  if (!n) {
+    const Presolve s = presolve(q);
+    n = filter(q, s.mus, s.points), by = 1;
+    if (!n && !s.coincident && !started) {
+      if (const int c = pw_certificate_dd(q, s.t); c >= 0) n = c, by = 2;
+    }
+  }
+  if (!n) n = exact_count(q, nullptr), by = 3;
+  if (stage) *stage = by;
+  return *n == 2 ? 0 : *n == 1 ? 1 : 2;
+}
+
 namespace {
 
 // The brackets (0, split), (split, bound) of the two positive roots of a separated pair.
