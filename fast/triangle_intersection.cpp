@@ -148,18 +148,21 @@ using i128 = __int128;
   }
 }
 
-// Sign of u·n exactly, |u_i| < 2^60, |n_i| < 2^121 (so every intermediate below fits).
+// Sign of u·n exactly, |u_i| < 2^60, |n_i| < 2^121. n_i = nh·2^63 + nl with nl in [0, 2^63)
+// (so |nh| < 2^58): both halves are 64-bit signed integers and each product a single
+// 64x64 -> 128-bit multiply; |Σ u_i·nh_i| < 3·2^118 and |Σ u_i·nl_i| < 3·2^123 fit.
 [[gnu::always_inline]] inline int dot_sign(const std::int64_t u[3], const i128 n[3]) {
-  i128 high = 0, low = 0;  // u·n = high·2^64 + low
+  constexpr std::int64_t low_mask = INT64_MAX;  // 2^63 - 1
+  i128 high = 0, low = 0;  // u·n = high·2^63 + low
   for (int i = 0; i < 3; ++i) {
-    const i128 nh = n[i] >> 64;                               // |nh| < 2^57
-    const std::uint64_t nl = static_cast<std::uint64_t>(n[i]);  // n = nh·2^64 + nl
-    high += static_cast<i128>(u[i]) * nh;                     // |.| < 2^117 each
-    low += static_cast<i128>(u[i]) * static_cast<i128>(nl);  // |.| < 2^124 each
+    const auto nh = static_cast<std::int64_t>(n[i] >> 63);
+    const auto nl = static_cast<std::int64_t>(n[i]) & low_mask;
+    high += static_cast<i128>(u[i]) * nh;
+    low += static_cast<i128>(u[i]) * nl;
   }
-  high += low >> 64;  // u·n = high·2^64 + (low mod 2^64), the last in [0, 2^64)
+  high += low >> 63;  // u·n = high·2^63 + (low mod 2^63), the last in [0, 2^63)
   if (high != 0) return high > 0 ? 1 : -1;
-  return static_cast<std::uint64_t>(low) != 0 ? 1 : 0;
+  return (static_cast<std::int64_t>(low) & low_mask) != 0 ? 1 : 0;
 }
 
 // Sign of u·(v x w), all entries |.| < 2^60.
@@ -171,9 +174,57 @@ using i128 = __int128;
 
 }  // namespace
 
-CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
-  // Two equal points (a vertex shared by the two triangles): exactly 0.
-  if (a == b || a == c || a == d || b == c || b == d || c == d) return 0;
+namespace {
+
+// Whether every coordinate of the four points has its low 27 significand bits zero (at
+// most 26 significant bits: grid data). Only steers the order of the exact stages below
+// (each stage checks its own exactness), never the answer.
+[[gnu::always_inline]] inline bool few_bits(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  constexpr std::uint64_t low = (std::uint64_t{1} << 27) - 1;
+  std::uint64_t bits = 0;
+  for (int i = 0; i < 3; ++i)
+    bits |= std::bit_cast<std::uint64_t>(a[i]) | std::bit_cast<std::uint64_t>(b[i]) | std::bit_cast<std::uint64_t>(c[i]) |
+            std::bit_cast<std::uint64_t>(d[i]);
+  return (bits & low) == 0;
+}
+
+// Stage "coordinates as integers": each axis of the four points scaled by one power of two
+// to integers below 2^59, so that their differences are exact integers below 2^60 (any
+// differences, exact or not, e.g. nearly coplanar points an ulp off). 2 when the
+// coordinates do not allow it (an axis spanning more than 59 binary orders).
+[[gnu::always_inline]] inline int orient3d_coordinates_int(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  std::int64_t u[3], v[3], w[3];
+  bool ok = true;
+  for (int i = 0; i < 3; ++i) {
+    const double col[4] = {a[i], b[i], c[i], d[i]};
+    std::int64_t x[4];
+    ok &= column_to_int<4, 59>(col, x);
+    u[i] = x[1] - x[0], v[i] = x[2] - x[0], w[i] = x[3] - x[0];
+  }
+  return ok ? det3_sign(u, v, w) : 2;
+}
+
+// orient3d_exact without its equal-points test (the caller has made it, or knows the
+// points distinct). Stages, each exact, tried in turn:
+//  - full-mantissa data (few_bits false): the coordinates as integers first, no error-free
+//    transformation needed (the full-mantissa classes' points: snapped to a common quantum,
+//    or nearly coplanar an ulp off);
+//  - with exact differences (two-difference tails all 0): the double evaluation checked
+//    operation by operation by error-free transformations (two-sum, two-product by fma;
+//    when every tail is 0 the double value is the exact determinant: few-bit grid data),
+//    then the differences as integers (each column below 2^60: far from the origin with
+//    small exact differences);
+//  - the coordinates as integers (few-bit data with inexact differences);
+//  - the exact sum of the product terms (sign_of_sum).
+// Out of line (with its FMA clone): inlined twice into plane_sides_exact it made that
+// function's frame and prologue heavier for the queries that need no exact stage at all
+// (measured: shared vertices and edges 3-4 ns slower).
+CONTACTBENCH_FMA_CLONES [[gnu::noinline]] int orient3d_exact_distinct(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const bool grid = few_bits(a, b, c, d);
+  if (!grid) {
+    const int s = orient3d_coordinates_int(a, b, c, d);
+    if (s != 2) return s;
+  }
   double U[3][2], V[3][2], W[3][2];
   double tails = 0;
   for (int i = 0; i < 3; ++i) {
@@ -183,10 +234,7 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
     tails += std::abs(U[i][1]) + std::abs(V[i][1]) + std::abs(W[i][1]);  // 0 iff every tail is 0
   }
   if (tails == 0) {
-    // Stage 1 (exact differences): the double evaluation, checked operation by operation
-    // with error-free transformations; when every tail is 0 the double value is the exact
-    // determinant (few significant bits, e.g. exactly coplanar grid points). It gives up at
-    // the first non-zero tail.
+    // The double evaluation, checked: it gives up at the first non-zero tail.
     double m[3], t[3], hi, lo, err = 0;
     for (int i = 0; i < 3 && err == 0; ++i) {
       const int j = (i + 1) % 3, k = (i + 2) % 3;
@@ -203,7 +251,7 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
       two_sum(s, t[2], det, hi);
       if (lo == 0 && hi == 0) return det > 0 ? 1 : det < 0 ? -1 : 0;
     }
-    // Stage 2 (exact differences): the integer stage.
+    // The differences as integers.
     std::int64_t u[3], v[3], w[3];
     bool ok = true;
     for (int i = 0; i < 3; ++i) {
@@ -214,20 +262,11 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
     }
     if (ok) return det3_sign(u, v, w);
   }
-  {
-    // Stage 2' (any differences): the coordinates themselves, each axis scaled to integers
-    // below 2^59, so that their differences are exact integers below 2^60.
-    std::int64_t u[3], v[3], w[3];
-    bool ok = true;
-    for (int i = 0; i < 3; ++i) {
-      const double col[4] = {a[i], b[i], c[i], d[i]};
-      std::int64_t x[4];
-      ok &= column_to_int<4, 59>(col, x);
-      u[i] = x[1] - x[0], v[i] = x[2] - x[0], w[i] = x[3] - x[0];
-    }
-    if (ok) return det3_sign(u, v, w);
+  if (grid) {
+    const int s = orient3d_coordinates_int(a, b, c, d);
+    if (s != 2) return s;
   }
-  // Stage 3: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
+  // Last: det[u, v, w] = Σ over permutations of ±u_i v_j w_k, each difference an exact
   // two-component expansion (the tail is 0 when the difference is exact, the grid's case).
   static constexpr int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {1, 0, 2}, {2, 1, 0}};
   Terms e;
@@ -241,6 +280,13 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
   return e.sign();
 }
 
+}  // namespace
+
+CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  // Two equal points (a vertex shared by the two triangles): exactly 0.
+  if (a == b || a == c || a == d || b == c || b == d || c == d) return 0;
+  return orient3d_exact_distinct(a, b, c, d);
+}
 
 CONTACTBENCH_FMA_CLONES void plane_sides_exact(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x,
                                                std::array<int, 3>& s) {
@@ -255,9 +301,11 @@ CONTACTBENCH_FMA_CLONES void plane_sides_exact(const std::array<Vec3, 3>& t, con
     todo[i] = s[i] == 0 && x[i] != t[0] && x[i] != t[1] && x[i] != t[2];  // else s[i] stays 0: exact
     left += todo[i];
   }
+  // t's vertices are distinct (t is not collinear) and x[i] is none of them: the equal-points
+  // test of orient3d_exact is already made.
   if (left < 3) {  // one or two: orient3d_exact's first stage is cheaper on few-bit data
     for (int i = 0; i < 3; ++i)
-      if (todo[i]) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
+      if (todo[i]) s[i] = orient3d_exact_distinct(t[0], t[1], t[2], x[i]);
     return;
   }
   std::int64_t u[3], v[3], w[3][3];
@@ -277,7 +325,7 @@ CONTACTBENCH_FMA_CLONES void plane_sides_exact(const std::array<Vec3, 3>& t, con
     return;
   }
   for (int i = 0; i < 3; ++i)
-    if (todo[i]) s[i] = orient3d_exact(t[0], t[1], t[2], x[i]);
+    if (todo[i]) s[i] = orient3d_exact_distinct(t[0], t[1], t[2], x[i]);
 }
 
 int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {

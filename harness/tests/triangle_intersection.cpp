@@ -203,6 +203,53 @@ BOOST_AUTO_TEST_CASE(integer_stage_column_edges) {
       }
 }
 
+BOOST_AUTO_TEST_CASE(exact_stages_cancelling_determinant) {
+  // Hand-derived: a = T, b = T + b0, c = T + c0, d = T + b0 + c0 + δ·(0, 0, 1) with
+  // b0 = (p, q, t1), c0 = (r, s, t2). Then det[b - a, c - a, d - a] = det[b0, c0, δ e_z]
+  // = δ·(p·s - q·r), while the minors of the last two rows are of the size of p·q: the
+  // integer stage's 128-bit dot product cancels in its high part and the sign sits in the
+  // low part. p = 1 + 3h, q = 1 + 5h, r = 1 + 7h, s = 1 + 9h: p·s - q·r = -8h^2 < 0, so
+  // the sign is -sign(δ); swapping b and c flips it. h = 2^-52 (full mantissa, T = 0),
+  // 2^-40 with T = 2^10 (far from the origin: 51 significant bits), 2^-12 with T = 2^10
+  // (23 bits: the grid's order of stages). Every sum is exact: the h-multiples of b0 + c0
+  // are even (10h, 14h, 24h) and δ = ±2h is a multiple of their ulp. Each scaled by a
+  // power of two toward the ends of the fast domain: 2^-200 (coordinates near 2^-200, the
+  // determinant 16h^3·2^-600 >= 2^-752 still normal) and 2^280 (the largest coordinate
+  // 2^290 < 2^300).
+  int n = 0;
+  for (const auto& [h, shift] : {std::pair{0x1p-52, 0.0}, std::pair{0x1p-40, 0x1p10}, std::pair{0x1p-12, 0x1p10}})
+    for (const double scale : {1.0, 0x1p-200, 0x1p280})
+      for (const double delta : {2 * h, -2 * h}) {
+        const Vec3 T = Vec3(shift, shift, shift);
+        const Vec3 b0(1 + 3 * h, 1 + 5 * h, 1 + 11 * h), c0(1 + 7 * h, 1 + 9 * h, 1 + 13 * h);
+        const Vec3 a = T * scale, b = (T + b0) * scale, c = (T + c0) * scale;
+        const Vec3 d = (T + b0 + c0 + Vec3(0, 0, delta)) * scale;
+        // Exactness of the construction: the differences give back b0, c0 and b0 + c0 + δ.
+        BOOST_REQUIRE(((b - a) / scale - b0).norm() == 0);
+        BOOST_REQUIRE(((d - a) / scale - (b0 + c0) - Vec3(0, 0, delta)).norm() == 0);
+        const int expected = delta > 0 ? -1 : 1;
+        BOOST_TEST_CONTEXT("h " << h << " scale " << scale << " delta " << delta) {
+          BOOST_TEST(fast::orient3d_exact(a, b, c, d) == expected);
+          BOOST_TEST(fast::orient3d_exact(a, c, b, d) == -expected);
+          BOOST_TEST(fast::orient3d(a, b, c, d) == expected);
+          BOOST_TEST(reference::exact::orientation(a, b, c, d) == expected);
+          // The same sign through plane_sides_exact's one-point path (t's vertices
+          // distinct, the point none of them); the decided entries are left alone.
+          std::array<int, 3> sides = {0, 1, -1};
+          fast::plane_sides_exact({a, b, c}, {d, a + Vec3(0, 0, 1), a - Vec3(0, 0, 1)}, sides);
+          BOOST_TEST(sides[0] == expected);
+          BOOST_TEST(sides[1] == 1);
+          BOOST_TEST(sides[2] == -1);
+          // δ = 0: exactly coplanar, 0 at every stage.
+          const Vec3 d0 = (T + b0 + c0) * scale;
+          BOOST_TEST(fast::orient3d_exact(a, b, c, d0) == 0);
+          BOOST_TEST(reference::exact::orientation(a, b, c, d0) == 0);
+        }
+        ++n;
+      }
+  BOOST_TEST(n == 18);
+}
+
 BOOST_AUTO_TEST_CASE(full_mantissa_classes) {
   // The degenerate generator's fm_ classes: every config label appears; the certified side
   // tests agree with the reference on every class; each fm_ query's degeneracy holds exactly (exact equality, error-free sums, the reference's exact
