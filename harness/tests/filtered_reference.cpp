@@ -15,6 +15,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -213,6 +214,36 @@ BOOST_AUTO_TEST_CASE(edge_smoothing_bit_identical) {
           }
         }
       });
+}
+
+// Hand-derived edge smoothing on one facet a = 0, b = (4, 0, 0), c = (0, 4, 0) (n1 = +z):
+// centre (1, 1, 3) projects to (1, 1, 0) inside the face, 3 above it, so side +1, the side
+// margin and |D| are exactly 3 (exact doubles, which the double-double stage cannot round up
+// and hands to the rationals), overlap 5 - 3 = 2, n = +z. Centre (1, 1, 0): on the facet,
+// side 0, both margins 0, overlap = radius, normal n1 / |n1| = +z, point = centre.
+BOOST_AUTO_TEST_CASE(edge_smoothing_face_by_hand) {
+  const auto mesh = std::make_shared<const cases::Mesh>(
+      std::vector<cases::Vec3>{{0, 0, 0}, {4, 0, 0}, {0, 4, 0}}, std::vector<std::array<int, 3>>{{0, 1, 2}});
+  for (auto f : {&reference::edge_smoothing, &reference::edge_smoothing_exact}) {
+    const auto above = f({.centre = {1, 1, 3}, .radius = 5, .mesh = mesh, .facet = 0});
+    BOOST_TEST((above.region == cases::Region::face));
+    BOOST_TEST(above.side == 1);
+    BOOST_TEST(above.side_margin == 3.0);
+    BOOST_TEST(above.on_facet_margin == 3.0);
+    BOOST_TEST(above.overlap == 2.0);
+    BOOST_TEST(!above.centre_on_facet);
+    BOOST_TEST((above.zone == cases::Zone::none));
+    BOOST_TEST((above.normal == cases::Vec3(0, 0, 1)));
+    BOOST_TEST((above.point == cases::Vec3(1, 1, 0)));
+    const auto on = f({.centre = {1, 1, 0}, .radius = 5, .mesh = mesh, .facet = 0});
+    BOOST_TEST(on.centre_on_facet);
+    BOOST_TEST(on.side == 0);
+    BOOST_TEST(on.side_margin == 0.0);
+    BOOST_TEST(on.on_facet_margin == 0.0);
+    BOOST_TEST(on.overlap == 5.0);
+    BOOST_TEST((on.normal == cases::Vec3(0, 0, 1)));
+    BOOST_TEST((on.point == cases::Vec3(1, 1, 0)));
+  }
 }
 
 // Hand-derived values through the double-double logarithm: s = d/d̂ = 1/2, A = 1, κ = 2, so
