@@ -13,7 +13,14 @@ namespace contactbench::reference {
 // Margins are exact decisions with their values evaluated in 256-bit MPFR and rounded UP
 // (never below the true margin, so a rounded margin never excuses a mismatch the exact one
 // would not); exact zeros stay 0.
+// Filtered: the whole kernel is first evaluated in double-double with a running error bound
+// on the query scaled by a power of two; its decisions are kept when their enclosures
+// exclude 0 and its doubles when each enclosure rounds to one double. Otherwise the exact
+// path below answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
 cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q);
+
+// The exact path alone (rationals, and 256-bit MPFR where a square root forces it): for tests.
+cases::EdgeSmoothingResult edge_smoothing_exact(const cases::EdgeSmoothingQuery& q);
 
 // The margin that excuses a fast `zone` different from the exact one: the distance of
 // x = n.n1 to the claimed zone's interval (blue [n_lim, 1], red (-o_lim, n_lim), green

@@ -2,7 +2,12 @@
 // registry as edge_smoothing/<set>/<impl>). Names: rolling_sphere/<surface>_<mode>/<impl>;
 // one iteration = one DEM step; the run restarts every 5000 steps (0.5 s) so the sphere
 // stays on the mesh.
+// Also edge_smoothing_reference/<set>/<stage>: the filtered reference against its exact path
+// alone, per query, on the registry's sets (seed 1, 4096 queries); run them interleaved
+// (--benchmark_enable_random_interleaving=true --benchmark_repetitions=N) to compare.
+#include "cases/edge_smoothing.hpp"
 #include "harness/scenarios/rolling_sphere.hpp"
+#include "reference/edge_smoothing.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -27,6 +32,29 @@ void steps(benchmark::State& st, std::shared_ptr<const cases::Mesh> mesh, dem::P
   }
   st.SetItemsProcessed(st.iterations());
 }
+
+const bool registered_reference = [] {
+  for (const char* gen : {"random", "degenerate"}) {
+    auto set = std::make_shared<std::vector<cases::EdgeSmoothingQuery>>();
+    for (std::size_t i = 0; i < 4096; ++i) {  // as harness/pair.hpp's register_benchmarks
+      auto rng = cases::query_rng(1, "edge_smoothing", gen, 2 * i + (gen[0] == 'd'));
+      set->push_back(gen[0] == 'd' ? cases::EdgeSmoothing::degenerate(rng).query
+                                   : cases::EdgeSmoothing::random(rng).query);
+    }
+    for (auto [stage, fn] : {std::pair{"filtered", &reference::edge_smoothing},
+                             std::pair{"exact", &reference::edge_smoothing_exact}})
+      benchmark::RegisterBenchmark(fmt::format("edge_smoothing_reference/{}/{}", gen, stage).c_str(),
+                                   [set, fn](benchmark::State& st) {
+                                     std::size_t i = 0;
+                                     for (auto _ : st) {
+                                       benchmark::DoNotOptimize(fn((*set)[i]));
+                                       if (++i == set->size()) i = 0;
+                                     }
+                                     st.SetItemsProcessed(st.iterations());
+                                   });
+  }
+  return true;
+}();
 
 const bool registered = [] {
   const auto grid = std::make_shared<const cases::Mesh>(cases::grid_plane(14, 4, 0.1));

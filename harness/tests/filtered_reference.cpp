@@ -6,19 +6,23 @@
 // generator; CONTACTBENCH_FILTER_N=1000000 runs the long comparison.
 #include "cases/barrier.hpp"
 #include "cases/closest_feature.hpp"
+#include "cases/edge_smoothing.hpp"
 #include "cases/ground_ccd.hpp"
 #include "reference/barrier.hpp"
 #include "reference/closest_feature.hpp"
+#include "reference/edge_smoothing.hpp"
 #include "reference/ground_ccd.hpp"
 
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -158,6 +162,88 @@ BOOST_AUTO_TEST_CASE(ground_ccd_bit_identical) {
         for (double& y : q.y) y = mixed(rng, y);
         for (double& p : q.py) p = mixed(rng, p);
       });
+}
+
+BOOST_AUTO_TEST_CASE(edge_smoothing_bit_identical) {
+  using R = cases::EdgeSmoothingResult;
+  run_family<cases::EdgeSmoothing, R>(
+      "edge_smoothing", &reference::edge_smoothing, &reference::edge_smoothing_exact,
+      [](Tally& t, const R& a, const R& b) {
+        t.same(static_cast<long>(a.region), static_cast<long>(b.region));
+        t.same(long{a.side}, long{b.side});
+        t.same(static_cast<long>(a.zone), static_cast<long>(b.zone));
+        t.same(long{a.adjusted}, long{b.adjusted});
+        t.same(long{a.centre_on_facet}, long{b.centre_on_facet});
+        t.same(long{a.polar}, long{b.polar});
+        t.same(long{a.cone_i}, long{b.cone_i});
+        t.same(long{a.cone_j}, long{b.cone_j});
+        for (int i = 0; i < 3; ++i) t.same(a.normal[i], b.normal[i]);
+        for (int i = 0; i < 3; ++i) t.same(a.point[i], b.point[i]);
+        for (auto f : {&R::overlap, &R::region_margin, &R::side_margin, &R::zone_margin, &R::cone_margin,
+                       &R::on_facet_margin, &R::polar_margin, &R::feature_margin, &R::condition})
+          t.same(a.*f, b.*f);
+        t.same(static_cast<long>(a.generator_gap.size()), static_cast<long>(b.generator_gap.size()));
+        for (std::size_t i = 0; i < std::min(a.generator_gap.size(), b.generator_gap.size()); ++i)
+          t.same(a.generator_gap[i], b.generator_gap[i]);
+      },
+      {},
+      [](cases::Rng& rng, cases::EdgeSmoothingQuery& q) {
+        // Every coordinate (centre, radius, mesh vertices) at its own magnitude; when that
+        // mesh is refused (a facet collinear in doubles), the whole query scaled by one 2^r.
+        const cases::Mesh& m = *q.mesh;
+        auto vertices = m.vertices();
+        for (auto& v : vertices)
+          for (int i = 0; i < 3; ++i) v[i] = mixed(rng, v[i]);
+        try {
+          q.mesh = std::make_shared<const cases::Mesh>(vertices, m.facets());
+          for (int i = 0; i < 3; ++i) q.centre[i] = mixed(rng, q.centre[i]);
+          q.radius = mixed(rng, q.radius);
+        } catch (const cases::InputError&) {
+          const int r = static_cast<int>(rng() % 2101) - 1100;
+          vertices = m.vertices();
+          bool finite = std::isfinite(std::ldexp(q.radius, r)) && std::ldexp(q.radius, r) != 0;
+          for (auto& v : vertices)
+            for (int i = 0; i < 3; ++i) finite = finite && std::isfinite(v[i] = std::ldexp(v[i], r));
+          finite = finite && std::isfinite(std::ldexp(q.centre.cwiseAbs().maxCoeff(), r));
+          if (!finite) return;
+          try {
+            q.mesh = std::make_shared<const cases::Mesh>(vertices, m.facets());
+            for (int i = 0; i < 3; ++i) q.centre[i] = std::ldexp(q.centre[i], r);
+            q.radius = std::ldexp(q.radius, r);
+          } catch (const cases::InputError&) {  // under- or overflow made a facet collinear
+          }
+        }
+      });
+}
+
+// Hand-derived edge smoothing on one facet a = 0, b = (4, 0, 0), c = (0, 4, 0) (n1 = +z):
+// centre (1, 1, 3) projects to (1, 1, 0) inside the face, 3 above it, so side +1, the side
+// margin and |D| are exactly 3 (exact doubles, which the double-double stage cannot round up
+// and hands to the rationals), overlap 5 - 3 = 2, n = +z. Centre (1, 1, 0): on the facet,
+// side 0, both margins 0, overlap = radius, normal n1 / |n1| = +z, point = centre.
+BOOST_AUTO_TEST_CASE(edge_smoothing_face_by_hand) {
+  const auto mesh = std::make_shared<const cases::Mesh>(
+      std::vector<cases::Vec3>{{0, 0, 0}, {4, 0, 0}, {0, 4, 0}}, std::vector<std::array<int, 3>>{{0, 1, 2}});
+  for (auto f : {&reference::edge_smoothing, &reference::edge_smoothing_exact}) {
+    const auto above = f({.centre = {1, 1, 3}, .radius = 5, .mesh = mesh, .facet = 0});
+    BOOST_TEST((above.region == cases::Region::face));
+    BOOST_TEST(above.side == 1);
+    BOOST_TEST(above.side_margin == 3.0);
+    BOOST_TEST(above.on_facet_margin == 3.0);
+    BOOST_TEST(above.overlap == 2.0);
+    BOOST_TEST(!above.centre_on_facet);
+    BOOST_TEST((above.zone == cases::Zone::none));
+    BOOST_TEST((above.normal == cases::Vec3(0, 0, 1)));
+    BOOST_TEST((above.point == cases::Vec3(1, 1, 0)));
+    const auto on = f({.centre = {1, 1, 0}, .radius = 5, .mesh = mesh, .facet = 0});
+    BOOST_TEST(on.centre_on_facet);
+    BOOST_TEST(on.side == 0);
+    BOOST_TEST(on.side_margin == 0.0);
+    BOOST_TEST(on.on_facet_margin == 0.0);
+    BOOST_TEST(on.overlap == 5.0);
+    BOOST_TEST((on.normal == cases::Vec3(0, 0, 1)));
+    BOOST_TEST((on.point == cases::Vec3(1, 1, 0)));
+  }
 }
 
 // Hand-derived values through the double-double logarithm: s = d/d̂ = 1/2, A = 1, κ = 2, so

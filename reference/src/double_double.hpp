@@ -12,7 +12,10 @@
 // zero) also adds an absolute term (T below, times 1/|b| for a quotient, 1/√a for a root)
 // that covers every loss to the subnormal range; sums are exact there. Results below
 // 2^-960 are never certified (certain_double), so T never costs an answer; exact zeros stay
-// exact (error 0).
+// exact (error 0). The bound's own products and quotients can underflow too (a value 0 with
+// a bound of 2^-600, squared, would claim an exact 0): a term of two nonzero factors below
+// 2^-960, or a nonzero quotient or root bound below it, also adds T (T / (|b| − eb) for a
+// quotient, whose numerator may have lost 2^-1074).
 #pragma once
 
 #include <array>
@@ -37,6 +40,8 @@ struct Bounded {
 constexpr double U = 0x1p-102;
 constexpr double T = 0x1p-1000;  // absolute slack for underflow (see the top)
 [[gnu::always_inline]] inline bool tiny(double x) { return std::abs(x) < 0x1p-800; }
+// A bound term x·y (x, y >= 0) that may have lost part of itself to the subnormal range.
+[[gnu::always_inline]] inline bool bound_underflows(double x, double y) { return x != 0 && y != 0 && x * y < 0x1p-960; }
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 [[gnu::always_inline]] inline void two_sum(double a, double b, double& s, double& e) {
@@ -82,7 +87,8 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   Bounded r;
   quick_two_sum(p, e, r.hi, r.lo);
   r.err = a.mag() * b.err + b.mag() * a.err + a.err * b.err + U * r.mag() +
-          (a.hi != 0 && b.hi != 0 && (tiny(a.hi) || tiny(b.hi) || tiny(r.hi)) ? T : 0);
+          (a.hi != 0 && b.hi != 0 && (tiny(a.hi) || tiny(b.hi) || tiny(r.hi)) ? T : 0) +
+          (bound_underflows(a.mag(), b.err) || bound_underflows(b.mag(), a.err) || bound_underflows(a.err, b.err) ? T : 0);
   return r;
 }
 
@@ -97,8 +103,10 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   quick_two_sum(q1, q2, q.hi, q.lo);
   q = Bounded(q.hi, q.lo, 0) + Bounded(q3);
   const double bm = std::abs(b.hi) * (1 - 0x1p-50);
-  q.err = b.err < bm ? (a.err + q.mag() * b.err) / (bm - b.err) * (1 + 0x1p-50) + U * q.mag() +
-                          (a.hi != 0 && (tiny(a.hi) || tiny(q.hi)) ? T + T / bm : 0)
+  const double num = a.err + q.mag() * b.err;
+  const double spread = b.err < bm ? num / (bm - b.err) * (1 + 0x1p-50) : inf;
+  q.err = b.err < bm ? spread + U * q.mag() + (a.hi != 0 && (tiny(a.hi) || tiny(q.hi)) ? T + T / bm : 0) +
+                          (bound_underflows(q.mag(), b.err) || (num != 0 && spread < 0x1p-960) ? T + T / (bm - b.err) : 0)
                     : inf;
   return q;
 }
@@ -111,8 +119,8 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   const Bounded d = Bounded(a.hi, a.lo, 0) - Bounded(x2.hi, x2.lo, 0);
   Bounded r;
   quick_two_sum(x, d.hi / (2 * x), r.hi, r.lo);
-  r.err = a.err < a.hi * (1 - 0x1p-50) ? (a.err + (tiny(a.hi) ? T : 0)) / std::sqrt(a.hi * (1 - 0x1p-50)) * (1 + 0x1p-50) +
-                                            U * r.mag() + (tiny(a.hi) ? T : 0)
+  const double spread = (a.err + (tiny(a.hi) ? T : 0)) / std::sqrt(a.hi * (1 - 0x1p-50)) * (1 + 0x1p-50);
+  r.err = a.err < a.hi * (1 - 0x1p-50) ? spread + U * r.mag() + (tiny(a.hi) ? T : 0) + (a.err != 0 && spread < 0x1p-960 ? T : 0)
                                       : inf;
   return r;
 }

@@ -4,11 +4,14 @@
 
 #include "reference/closest_feature.hpp"
 #include "reference/src/cgal.hpp"  // GMP (mpq_class) and MPFR (mpreal)
+#include "reference/src/double_double.hpp"
 #include "reference/src/exact_vector.hpp"
+#include "reference/src/filtered_sign.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace contactbench::reference {
@@ -70,6 +73,9 @@ int sign_diff_sqrt(const Q& alpha, const Q& A, const Q& beta, const Q& B) {
   const int c = cmp(alpha * alpha * A, beta * beta * B);
   return sa > 0 ? c : -c;
 }
+
+// radius - sqrt(D2): the square root forces MPFR (256 bits), rounded once to nearest.
+double overlap_of(double radius, const Q& D2) { return (to_mp(Q(radius)) - sqrt(to_mp(D2))).toDouble(); }
 
 // Result for "keep n": the normal towards the centre and the exact closest point.
 void keep(cases::EdgeSmoothingResult& r, const QV& d, const QV& P) {
@@ -328,7 +334,7 @@ double edge_smoothing_zone_distance(const cases::EdgeSmoothingQuery& q, cases::Z
 }
 
 
-cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
+cases::EdgeSmoothingResult edge_smoothing_exact(const cases::EdgeSmoothingQuery& q) {
   const cases::Mesh& m = *q.mesh;
   const int f = q.facet;
   cases::EdgeSmoothingResult r;
@@ -356,7 +362,7 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   }
   const QV D = X - P;
   const Q D2 = dot(D, D);
-  r.overlap = (to_mp(Q(q.radius)) - sqrt(to_mp(D2))).toDouble();
+  r.overlap = overlap_of(q.radius, D2);
   r.zone = Zone::none;
   r.zone_margin = r.cone_margin = std::numeric_limits<double>::infinity();
   r.on_facet_margin = exact::sqrt_up_to_double(D2);  // exactly 0 iff D2 == 0
@@ -508,6 +514,450 @@ cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
   const mpreal s = dot(to_mp(X - V), n);
   r.point = to_vec(to_mp(X) - s * n);
   return r;
+}
+
+// The filtered stage (issue 16): the kernel above in double-double with a running error
+// bound (reference/src/double_double.hpp) on the query scaled by a power of two. A decision
+// is kept only when its enclosure excludes 0, or when the formula makes it 0 identically (the
+// residual of a projection onto g is orthogonal to g); an output double only when its
+// enclosure rounds to one double. The side, |D| = 0 (the centre on the facet) and a side
+// margin, |D| or overlap the enclosure cannot round (an exact double, or too close to one)
+// are then computed alone from the exact path's rationals, as it computes them. Anything
+// else (other ties and exact zeros, parallel generators, under- or overflow) throws
+// Undecided and the whole query goes to edge_smoothing_exact.
+//
+// Why the exact path then gives the same doubles: where it is exact (rationals rounded once,
+// exact signs) the certified enclosure decides the same. Where a square root forces MPFR
+// (unit normals, the overlap, the projected vertex-cone point, the condition, the margins),
+// the exact path evaluates at 256 bits, an absolute error of about 2^-250 of the operands'
+// magnitudes, then rounds once: to nearest (to_vec, toDouble), or up (sqrt_up_to_double,
+// up()). Every double-double operation carries at least 2^-102 of its operands' magnitudes
+// in its bound, so a 256-bit value lies well inside the enclosure, and an enclosure that
+// rounds to one double (certain_double: no midpoint within it; certain_up_double: inside
+// (prev(d), d], d itself only for an exact value) makes the 256-bit value round there too.
+// The square roots here are dd::sqrt, whose bound is proven in double_double.hpp.
+namespace {
+
+using dd::Bounded;
+using BV = exact::Vector3<Bounded>;
+using cases::Vec3;
+
+struct Undecided {};  // the filter cannot certify: run the exact path
+
+// The certain sign of an enclosure, or nothing (0 inside it, or a non-finite value or bound).
+std::optional<int> try_sign(const Bounded& a) {
+  if (!(std::isfinite(a.hi) && std::isfinite(a.err))) return std::nullopt;
+  if (a.hi > 0 && a.hi > 2 * a.err) return 1;  // |lo| <= 2^-53 |hi|
+  if (a.hi < 0 && -a.hi > 2 * a.err) return -1;
+  return std::nullopt;
+}
+int sign(const Bounded& a) {
+  if (const auto s = try_sign(a)) return *s;
+  throw Undecided{};
+}
+
+// a - b for doubles: exact as a double pair (error 0).
+BV diff(const Vec3& a, const Vec3& b) {
+  BV d;
+  for (int i = 0; i < 3; ++i) dd::two_sum(a[i], -b[i], d[i].hi, d[i].lo);
+  return d;
+}
+
+// The query's points times 2^k (exact unless a coordinate under- or overflows: Undecided).
+struct Scaling {
+  int k = 0;
+  double f = 1;
+  Vec3 operator()(const Vec3& x) const {
+    Vec3 y;
+    for (int i = 0; i < 3; ++i) {
+      y[i] = x[i] * f;
+      if (!std::isfinite(y[i]) || (x[i] != 0 && std::abs(y[i]) < 0x1p-1022)) throw Undecided{};
+    }
+    return y;
+  }
+  BV normal(const cases::Mesh& m, int g) const {
+    const Vec3 v0 = (*this)(m.vertex(g, 0));
+    return cross(diff((*this)(m.vertex(g, 1)), v0), diff((*this)(m.vertex(g, 2)), v0));
+  }
+};
+
+// The nearest (upward: the smallest >=) double to x·2^-k, when the enclosure certifies it
+// and the result is a normal double (scaling commutes with the rounding there); +0 for an
+// exact zero, as the exact path's rationals have no -0.
+// certified_*: NaN when not certified; nearest / upward: Undecided then.
+double certified_nearest(const Bounded& x, int k) {
+  if (dd::exact_zero(x)) return 0;
+  const double y = dd::scale2(dd::certain_double(x), -k);
+  return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
+}
+double certified_up(const Bounded& x, int k) {
+  if (dd::exact_zero(x)) return 0;
+  const double y = dd::scale2(dd::certain_up_double(x), -k);
+  return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
+}
+double nearest(const Bounded& x, int k) {
+  const double y = certified_nearest(x, k);
+  if (std::isnan(y)) throw Undecided{};
+  return y;
+}
+double upward(const Bounded& x, int k) {
+  const double y = certified_up(x, k);
+  if (std::isnan(y)) throw Undecided{};
+  return y;
+}
+Vec3 nearest(const BV& x, int k) { return {nearest(x[0], k), nearest(x[1], k), nearest(x[2], k)}; }
+
+// The exact path's unit(a), rounded to nearest: a_i / |a| (the root: dd::sqrt).
+Vec3 unit(const BV& a) {
+  const Bounded n = dd::sqrt(dot(a, a));
+  Vec3 u;
+  for (int i = 0; i < 3; ++i) u[i] = dd::exact_zero(a[i]) ? 0.0 : nearest(a[i] / n, 0);
+  return u;
+}
+
+// The exact path's up(v): v (1 + 2^-120) rounded up (1 + 2^-120 is an exact double pair).
+double up_margin(const Bounded& v) { return upward(v * Bounded(1, 0x1p-120, 0), 0); }
+
+// up(min(a, b)): the smaller when the order is certain; else both must round to one double.
+double up_margin_of_min(const Bounded& a, const Bounded& b) {
+  const int c = dd::certain_compare(a, b);
+  if (c != 0) return up_margin(c < 0 ? a : b);
+  const double ua = up_margin(a);
+  if (ua != up_margin(b)) throw Undecided{};
+  return ua;
+}
+
+// An enclosure of min(a, b): the true minimum is within the larger bound of the smaller centre.
+Bounded enclosure_of_min(const Bounded& a, const Bounded& b) {
+  Bounded low = b < a ? b : a;
+  low.err = std::max(a.err, b.err);
+  return low;
+}
+
+// The vertex cone's nearest candidate (cone_test): |P(d)|^2, P(d), its ray or face.
+struct Candidate {
+  Bounded norm2;
+  BV q;
+  int i = -1, j = -1;
+};
+
+cases::EdgeSmoothingResult filtered_kernel(const cases::EdgeSmoothingQuery& q) {
+  const cases::Mesh& m = *q.mesh;
+  const int f = q.facet;
+  const Vec3 &a = m.vertex(f, 0), &b = m.vertex(f, 1), &c = m.vertex(f, 2);
+  const auto cf = closest_feature(cases::ClosestFeatureQuery{q.centre, a, b, c});
+  const int ri = static_cast<int>(cf.region);
+  // The exact path's rationals of the facet, built only when one value needs them (a margin
+  // or the overlap that is an exact double or too close to one, a side or |D| that is 0):
+  // that value is then computed as the exact path does, the rest stays filtered. Rationals
+  // are canonical, so D2 (= |centre - closest point|^2) by any exact formula is the same.
+  struct Rationals {
+    Q M1, h1, D2;
+  };
+  std::optional<Rationals> rationals;
+  auto exact_values = [&]() -> const Rationals& {
+    if (!rationals) {
+      const QV A = QV::of(a), X = QV::of(q.centre), corner[3] = {A, QV::of(b), QV::of(c)};
+      const QV N1 = cross(corner[1] - A, corner[2] - A);
+      Rationals e{dot(N1, N1), dot(X - A, N1), 0};
+      if (cf.region == Region::face) {
+        e.D2 = e.h1 * e.h1 / e.M1;
+      } else if (ri <= 3) {
+        const QV& U = corner[ri - 1];
+        const QV E = corner[ri % 3] - U, w = cross(X - U, E);
+        e.D2 = dot(w, w) / dot(E, E);
+      } else {
+        const QV D = X - corner[ri - 4];
+        e.D2 = dot(D, D);
+      }
+      rationals = std::move(e);
+    }
+    return *rationals;
+  };
+  double largest = q.centre.cwiseAbs().maxCoeff();
+  for (const Vec3* v : {&a, &b, &c}) largest = std::max(largest, v->cwiseAbs().maxCoeff());
+  if (!(largest > 0 && std::isfinite(largest))) throw Undecided{};
+  Scaling s;
+  s.k = -std::ilogb(largest);  // the largest coordinate in [1, 2)
+  if (s.k < -1000 || s.k > 1000) throw Undecided{};
+  s.f = dd::scale2(1.0, s.k);
+  const int k = s.k;
+  const Vec3 X = s(q.centre), A = s(a), B = s(b), C = s(c);
+  const double radius = q.radius * s.f;
+  if (!std::isfinite(radius) || (q.radius != 0 && std::abs(radius) < 0x1p-1022)) throw Undecided{};
+
+  cases::EdgeSmoothingResult r;
+  r.region = cf.region;
+  r.region_margin = cf.margin;
+  const Vec3* corner[3] = {&A, &B, &C};
+  const BV N1 = cross(diff(B, A), diff(C, A));
+  const Bounded M1 = dot(N1, N1);
+  const Bounded h1 = dot(diff(X, A), N1);
+  if (const auto sd = try_sign(h1)) {
+    r.side = *sd;
+  } else {  // exactly in the plane, when intervals see it ([0, 0]: every step exact)
+    const auto si = exact::interval_sign(
+        [](const auto& x, const auto& u, const auto& v, const auto& w) { return dot(x - u, cross(v - u, w - u)); },
+        q.centre, a, b, c);
+    r.side = si ? *si : sgn(exact_values().h1);
+  }
+  if (r.side == 0) {
+    r.side_margin = 0;
+  } else {
+    r.side_margin = certified_up(dd::abs(h1) / dd::sqrt(M1), k);
+    if (std::isnan(r.side_margin)) r.side_margin = exact::sqrt_up_to_double(exact_values().h1 * exact_values().h1 / exact_values().M1);
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  // |centre - closest point|^2 rounds to 0 only when it is 0 or tiny: decided exactly.
+  if (!(cf.squared_distance > 0)) {
+    if (sgn(exact_values().D2) != 0) throw Undecided{};
+    // Centre on the facet (the exact path's explicit state): D = 0, so h1 = 0 and side 0.
+    r.overlap = overlap_of(q.radius, Q(0));
+    r.zone = Zone::none;
+    r.zone_margin = r.cone_margin = inf;
+    r.on_facet_margin = 0;
+    r.centre_on_facet = true;
+    r.normal = unit(N1);
+    r.point = q.centre;
+    return r;
+  }
+
+  // D = centre - closest point, P the closest point (scaled).
+  BV D, P;
+  Bounded D2;
+  const BV Xb = BV::of(X);
+  if (cf.region == Region::face) {
+    const Bounded t = h1 / M1;
+    D = t * N1;
+    P = Xb - D;
+    D2 = h1 * h1 / M1;
+  } else if (ri <= 3) {
+    const Vec3& U = *corner[ri - 1];
+    const BV E = diff(*corner[ri % 3], U), WU = diff(X, U);
+    const Bounded E2 = dot(E, E), t = dot(WU, E) / E2;
+    P = BV::of(U) + t * E;
+    D = WU - t * E;
+    const BV w = cross(WU, E);
+    D2 = dot(w, w) / E2;  // |W|^2 |E|^2 - (W.E)^2 = |W x E|^2 (Lagrange), no cancellation
+  } else {
+    const Vec3& V = *corner[ri - 4];
+    P = BV::of(V);
+    D = diff(X, V);
+    D2 = dot(D, D);
+  }
+  const Bounded dist = dd::sqrt(D2);
+  r.overlap = certified_nearest(Bounded(radius) - dist, k);
+  if (std::isnan(r.overlap)) r.overlap = overlap_of(q.radius, exact_values().D2);
+  r.zone = Zone::none;
+  r.zone_margin = r.cone_margin = inf;
+  r.on_facet_margin = certified_up(dist, k);
+  if (std::isnan(r.on_facet_margin)) r.on_facet_margin = exact::sqrt_up_to_double(exact_values().D2);
+  auto keep = [&] {
+    r.normal = unit(D);
+    r.point = nearest(P, k);
+    r.adjusted = false;
+  };
+  if (cf.region == Region::face) {
+    r.normal = unit(r.side < 0 ? -N1 : N1);  // D = (h1 / M1) N1
+    r.point = nearest(P, k);
+    return r;
+  }
+
+  if (ri <= 3) {  // edge j
+    const int j = ri - 1;
+    if (!m.edge_internal(f, j)) {
+      keep();
+      return r;
+    }
+    BV N2 = s.normal(m, m.neighbour(f, j));
+    if (m.neighbour_flipped(f, j)) N2 = -N2;
+    const Bounded M2 = dot(N2, N2), sM1 = dd::sqrt(M1), sM2 = dd::sqrt(M2);
+    const BV w = cross(N1, N2);
+    // x = D.n1-part: D.N1 = (X - A).N1 = h1 exactly (the closest point is in the facet's plane).
+    const Bounded xn = h1 / (dist * sM1), nl = dot(N1, N2) / (sM1 * sM2), ol = dd::sqrt(dot(w, w)) / (sM1 * sM2);
+    const Bounded to_blue = xn - nl, to_red_green = xn + ol;
+    if (sign(to_blue) > 0) {  // n_lim <= n.n1 (0 is undecided: the exact path's >= decides it)
+      r.zone = Zone::blue;
+      r.zone_margin = up_margin(dd::abs(to_blue));
+      keep();
+      return r;
+    }
+    const bool red = sign(to_red_green) > 0;
+    r.zone_margin = up_margin_of_min(dd::abs(to_blue), dd::abs(to_red_green));
+    r.adjusted = true;
+    const Vec3& U = *corner[j];
+    if (red) {
+      r.zone = Zone::red;
+      r.normal = unit(N2);
+      r.point = nearest(Xb - (dot(diff(X, U), N2) / M2) * N2, k);
+    } else {
+      r.zone = Zone::green;
+      r.normal = unit(-N1);
+      r.point = nearest(Xb - (h1 / M1) * N1, k);  // (X - U).N1 = h1
+    }
+    return r;
+  }
+
+  // Vertex j.
+  const int j = ri - 4;
+  if (!m.vertex_internal(f, j)) {
+    keep();
+    return r;
+  }
+  r.zone = Zone::vertex_cone;
+  const int flip = r.side < 0 ? -1 : 1;
+  std::vector<BV> G;
+  for (const auto& [g, sg] : cases::oriented_fan(m, f, m.facets()[f][j])) {
+    const BV n = s.normal(m, g);
+    G.push_back(sg * flip < 0 ? -n : n);
+  }
+  const std::size_t n = G.size();
+  // dg_i = d.g_i, gg = the Gram matrix, det_ij = |g_i x g_j|^2 (= gg_ii gg_jj - gg_ij^2).
+  std::vector<Bounded> dg(n), gg(n * n), det(n * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    dg[i] = dot(D, G[i]);
+    for (std::size_t l = i; l < n; ++l) gg[i * n + l] = gg[l * n + i] = dot(G[i], G[l]);
+    for (std::size_t l = i + 1; l < n; ++l) {
+      const BV w = cross(G[i], G[l]);
+      det[i * n + l] = det[l * n + i] = dot(w, w);
+      if (sign(det[i * n + l]) <= 0) throw Undecided{};  // parallel generators: exact path
+    }
+  }
+  // cone_test.
+  std::optional<Candidate> best;
+  auto offer = [&](const Bounded& norm2, const BV& p, int fi, int fj) {
+    if (best) {
+      const int cmp = dd::certain_compare(norm2, best->norm2);
+      if (cmp == 0) throw Undecided{};  // a tie keeps the first: only the exact path knows it
+      if (cmp < 0) return;
+    }
+    best = Candidate{norm2, p, fi, fj};
+  };
+  for (std::size_t i = 0; i < n; ++i)
+    if (sign(dg[i]) > 0) {
+      const Bounded t = dg[i] / gg[i * n + i];
+      offer(t * dg[i], t * G[i], static_cast<int>(i), -1);
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t l = i + 1; l < n; ++l) {
+      const Bounded an = dg[i] * gg[l * n + l] - dg[l] * gg[i * n + l];
+      const Bounded bn = dg[l] * gg[i * n + i] - dg[i] * gg[i * n + l];
+      const auto sa = try_sign(an), sb = try_sign(bn);
+      if (sa == -1 || sb == -1) continue;
+      if (!sa || !sb) throw Undecided{};
+      const Bounded& dt = det[i * n + l];
+      offer((an * dg[i] + bn * dg[l]) / dt, (an / dt) * G[i] + (bn / dt) * G[l], static_cast<int>(i),
+            static_cast<int>(l));
+    }
+  const Vec3& V = *corner[j];
+  BV rv;  // d - P(d)
+  bool inside = false;
+  if (best) {
+    if (dd::certain_compare(best->norm2, D2) >= 0) throw Undecided{};  // d on a candidate
+    rv = D - best->q;
+    bool undecided = false;
+    for (std::size_t l = 0; l < n && !inside; ++l) {
+      if (static_cast<int>(l) == best->i || static_cast<int>(l) == best->j) continue;  // rv.g = 0
+      const auto sg = try_sign(dot(G[l], rv));
+      if (!sg) undecided = true;
+      else inside = *sg > 0;
+    }
+    if (!inside && undecided) throw Undecided{};
+  }
+  if (inside) {
+    keep();
+    // inside_cone_margin: no pair is parallel (certified above), so the generators are not
+    // on one line unless there is a single one.
+    std::optional<Bounded> least;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t l = i + 1; l < n; ++l) {
+        const BV w = cross(G[i], G[l]);
+        bool pos = true, neg = true, undecided = false;
+        for (std::size_t o = 0; o < n; ++o) {
+          if (o == i || o == l) continue;  // g_i.w = g_l.w = 0
+          const auto sg = try_sign(dot(G[o], w));
+          if (!sg) undecided = true;
+          else pos = pos && *sg > 0, neg = neg && *sg < 0;
+        }
+        if (!pos && !neg) continue;
+        if (undecided) throw Undecided{};
+        const Bounded t = dot(D, w), v = t * t / (D2 * det[i * n + l]);
+        least = least ? enclosure_of_min(*least, v) : v;
+      }
+    r.cone_margin = n == 1 ? 0.0 : least ? upward(dd::sqrt(*least), 0) : inf;
+    r.polar_margin = 1;
+    return r;
+  }
+  r.adjusted = true;
+  BV dir;  // n' = dir / |dir|
+  if (best) {
+    const int bi = best->i, bj = best->j;
+    const Bounded ratio2 = best->norm2 / D2;
+    r.cone_margin = upward(dd::sqrt(dot(rv, rv) / D2), 0);  // 1 - |P(d)|^2/|d|^2 = |d - P(d)|^2/|d|^2
+    r.polar_margin = upward(dd::sqrt(ratio2), 0);
+    r.cone_i = bi;
+    r.cone_j = bj;
+    const Bounded& Mi = gg[bi * n + bi];
+    r.feature_margin = inf;
+    if (bj >= 0) {
+      const Bounded& Mj = gg[bj * n + bj];
+      for (const int o : {bi, bj}) {
+        const BV w = cross(best->q, G[o]);
+        r.feature_margin = std::min(r.feature_margin, upward(dd::sqrt(dot(w, w) / (gg[o * n + o] * D2)), 0));
+      }
+      r.condition = nearest(Bounded(1) / (dd::sqrt(ratio2) * dd::sqrt(det[bi * n + bj] / (Mi * Mj))), 0);
+      dir = best->q;
+    } else {
+      for (std::size_t o = 0; o < n; ++o) {
+        if (static_cast<int>(o) == bi) continue;  // g_i x g_i = 0
+        const Bounded t = dot(rv, G[o]);
+        r.feature_margin = std::min(r.feature_margin, upward(dd::sqrt(t * t * Mi / (det[bi * n + o] * D2)), 0));
+      }
+      r.condition = 1;
+      dir = G[bi];  // P(d) = (d.g_i / |g_i|^2) g_i with d.g_i > 0
+    }
+  } else {
+    // Polar: the generator of largest cosine d.g / (|d| |g|), first in fan order on ties.
+    r.polar = true;
+    std::vector<Bounded> cosine(n);
+    for (std::size_t i = 0; i < n; ++i) cosine[i] = dg[i] / (dist * dd::sqrt(gg[i * n + i]));
+    std::size_t bi = 0;
+    for (std::size_t i = 1; i < n; ++i) {
+      const int cmp = dd::certain_compare(cosine[i], cosine[bi]);
+      if (cmp == 0) throw Undecided{};
+      if (cmp > 0) bi = i;
+    }
+    r.cone_i = static_cast<int>(bi);
+    r.cone_j = -1;
+    r.feature_margin = inf;
+    r.generator_gap.assign(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == bi) continue;  // the chosen one: gap 0; no other is parallel to it (certified)
+      const Bounded gap = cosine[bi] - cosine[i];
+      if (sign(gap) <= 0) throw Undecided{};
+      r.generator_gap[i] = up_margin(gap);
+      r.feature_margin = std::min(r.feature_margin, r.generator_gap[i]);
+    }
+    r.cone_margin = 1;
+    r.polar_margin = upward(dd::abs(cosine[bi]), 0);  // sqrt(x^2 / (|d|^2 |g|^2))
+    r.condition = 1;
+    dir = G[bi];
+  }
+  r.normal = unit(dir);
+  // The centre projected onto the plane through the vertex with normal n': a rational, which
+  // the exact path evaluates through its 256-bit unit normal.
+  r.point = nearest(Xb - (dot(diff(X, V), dir) / dot(dir, dir)) * dir, k);
+  return r;
+}
+
+}  // namespace
+
+cases::EdgeSmoothingResult edge_smoothing(const cases::EdgeSmoothingQuery& q) {
+  try {
+    return filtered_kernel(q);
+  } catch (const Undecided&) {
+  }
+  return edge_smoothing_exact(q);
 }
 
 }  // namespace contactbench::reference
