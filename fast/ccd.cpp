@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace contactbench::fast {
@@ -141,8 +142,31 @@ V3<T> diff(const cases::Vec3& a, const cases::Vec3& b) {
 // ones (cross products of two linear ones).
 template <class T> using Lin = std::array<V3<T>, 2>;
 template <class T> using Quad = std::array<V3<T>, 3>;
+// The sub-interval [ta, tb] of [0, 1] the coefficients are taken over (doubles).
+struct Span {
+  double ta = 0, tb = 1;
+};
+// a(t) - b(t) at t in (0, 1), in double-double: d0 + t (d1 - d0) with d0, d1 exact (TwoSum)
+// and three roundings (-, *, +), each <= 8u^2 relative; its magnitude tree is
+// |d0| + t (|d0| + |d1|) (see the header: 15 roundings along any path).
+inline V3<DDTraits> diff_at(const cases::Vec3& a0, const cases::Vec3& b0, const cases::Vec3& a1,
+                            const cases::Vec3& b1, double t) {
+  V3<DDTraits> r;
+  VM<DDTraits>* c[3] = {&r.x, &r.y, &r.z};
+  for (int k = 0; k < 3; ++k) {
+    const DD d0 = DDTraits::diff(a0[k], b0[k]), d1 = DDTraits::diff(a1[k], b1[k]);
+    *c[k] = {d0 + (d1 - d0) * DD{t, 0},
+             DDTraits::mag(d0) + t * (DDTraits::mag(d0) + DDTraits::mag(d1))};
+  }
+  return r;
+}
 template <class T>
-Lin<T> lin(const cases::Vec3& a0, const cases::Vec3& b0, const cases::Vec3& a1, const cases::Vec3& b1) {
+Lin<T> lin(const cases::Vec3& a0, const cases::Vec3& b0, const cases::Vec3& a1, const cases::Vec3& b1,
+           Span s) {
+  // Only the double-double stage works on sub-intervals (the double stage's bound counts
+  // one rounding per leaf, so it always runs over [0, 1]).
+  if constexpr (std::is_same_v<T, DDTraits>)
+    if (s.ta != 0 || s.tb != 1) return {diff_at(a0, b0, a1, b1, s.ta), diff_at(a0, b0, a1, b1, s.tb)};
   return {diff<T>(a0, b0), diff<T>(a1, b1)};  // a(t) - b(t)
 }
 template <class T>
@@ -269,6 +293,21 @@ struct Boxes {
   }
 };
 
+// What a refinement of a leaf found: the leaf is excluded after all, or not (then toi, and
+// whether a contact was proven / the refinement stopped on its budget).
+struct Refined {
+  bool hit;
+  double toi;
+  bool certain;
+  bool cut;
+};
+// The leaf refinement of the double-double stage itself: none (its leaves are final).
+// `leaf`: a leaf of the finest width (a resolution hit), else an interval the node budget
+// left unvisited (cut short).
+struct NoRefinement {
+  Refined operator()(double t0, int, bool leaf, int&) const { return {true, t0, false, !leaf}; }
+};
+
 template <class T>
 struct Search {
   int ng;  // number of g polynomials
@@ -276,16 +315,20 @@ struct Search {
   int nface;  // g_0 .. g_{nface-1} > 0 with a sign change of f certify a contact
   Boxes boxes;
   int budget;
-  int max_depth;
+  int max_depth;   // depth of the leaves below the root interval
+  double start;    // the root interval is [start, start + 2^-base_depth] (start a double)
+  int base_depth;
   int nodes = 0;  // visited sub-intervals
+  int block = 4;  // a surviving leaf is refined with its ancestor this many levels up
   double toi = 1;
   bool certain = false;  // the reported leaf certainly holds a contact
   bool cut = false;      // the search stopped on its node budget, not at a leaf
 
   // The left end t0 of a sub-interval is tracked exactly as a double-double (a dyadic
-  // number with at most max_depth <= 100 bits); these give doubles around it.
+  // number with at most base_depth + max_depth <= 100 bits); these give doubles around it.
   static double down(DD t) { return t.lo < 0 ? std::nextafter(t.hi, -1.0) : t.hi; }
   static double up(DD t) { return t.lo > 0 ? std::nextafter(t.hi, 2.0) : t.hi; }
+  double width(int depth) const { return std::ldexp(1.0, -base_depth - depth); }
 
   bool excluded(const Node<T>& n, DD t0, int depth) const {
     if (no_root<T, 3>(n.f, n.ef)) return true;
@@ -297,13 +340,15 @@ struct Search {
           (all_above<T, 2>(a, n.eq[i]) && all_below<T, 2>(b, n.eq[i + 1])))
         return true;
     }
-    return boxes.disjoint(down(t0), up(t0 + DD{std::ldexp(1.0, -depth), 0}));
+    return boxes.disjoint(down(t0), up(t0 + DD{width(depth), 0}));
   }
   // A contact certainly exists in the sub-interval when f takes certified opposite signs at
   // its ends (c_0 and c_3 are the exact end values) and the strict inside conditions hold
   // on all of it: then f has a root there, where the point is strictly inside the triangle
   // (g_k = barycentric coordinate |n|^2 > 0 implies n != 0), resp. the edges cross at
-  // interior points of both.
+  // interior points of both. Every root of f in such an interval is then a contact, so its
+  // sub-intervals only need f: they are excluded when f has no root there, and the first
+  // root of f there is t* (everything before the interval was excluded).
   bool contact_certain(const Node<T>& n) const {
     const bool change = (T::above(n.f[0], n.ef) && T::below(n.f[3], n.ef)) ||
                         (T::below(n.f[0], n.ef) && T::above(n.f[3], n.ef));
@@ -313,12 +358,14 @@ struct Search {
         if (!T::above(c, n.eg[j])) return false;
     return true;
   }
-  // Depth-first, earliest half first. True when an unexcluded leaf was reached (toi set).
   // Depth-first, earliest half first, with an explicit stack (at most one pending right
   // sibling per level, so max_depth + 2 slots) kept per thread on the heap: the recursion
   // would need ~0.4 MB of call stack in double-double. `proven`: an ancestor interval
-  // certainly holds a contact; the search goes on only to tighten toi, and the answer is
-  // certain. Returns true when an unexcluded leaf (or the budget) was reached, with toi.
+  // certainly holds a contact; below it only f is split and tested (see contact_certain),
+  // and the answer is certain. A leaf that is neither excluded nor proven is handed to
+  // `refine` (the double-double stage on that leaf); when it excludes the leaf the search
+  // resumes with the next one. Returns true when a leaf survived (or the budget ran out),
+  // with toi. The root node must already be in stack_of_thread(max_depth)[0].n.
   struct Item {
     Node<T> n;
     DD t0;
@@ -330,10 +377,10 @@ struct Search {
     if (stack.size() < static_cast<std::size_t>(max_depth) + 2) stack.resize(max_depth + 2);
     return stack;
   }
-  // The root node must already be in stack_of_thread(max_depth)[0].n.
-  bool run() {
+  template <class Refine>
+  bool run(Refine&& refine, int& refine_budget) {
     auto& stack = stack_of_thread(max_depth);
-    stack[0].t0 = DD{0, 0};
+    stack[0].t0 = DD{start, 0};
     stack[0].depth = 0;
     stack[0].proven = false;
     std::size_t sp = 1;
@@ -342,16 +389,44 @@ struct Search {
       const DD t0 = it.t0;
       const int depth = it.depth;
       if (++nodes > budget) {
-        toi = down(t0);  // everything before t0 was excluded
-        certain = it.proven;
-        cut = true;
-        return true;
+        // Out of nodes: this interval and every pending one, earliest first, go to refine
+        // (everything before them was excluded).
+        for (std::size_t k = sp + 1; k-- > 0;) {
+          const Item& p = stack[k];
+          const Refined r = p.proven ? Refined{true, down(p.t0), true, false}
+                                     : refine(down(p.t0), base_depth + p.depth, false, refine_budget);
+          if (!r.hit) continue;
+          toi = std::max(down(p.t0), r.toi);
+          certain = r.certain;
+          cut = r.cut;
+          return true;
+        }
+        return false;
       }
-      if (excluded(it.n, t0, depth)) continue;
+      if (it.proven ? no_root<T, 3>(it.n.f, it.n.ef) : excluded(it.n, t0, depth)) continue;
       const bool proven = it.proven || contact_certain(it.n);
       if (depth == max_depth) {
-        toi = down(t0);
-        certain = proven;
+        if (proven) {
+          toi = down(t0);
+          certain = true;
+          return true;
+        }
+        // The leaf's aligned ancestor `block` levels up goes to refine (the near contact that
+        // stopped the double search usually spans several leaves); when it is excluded, so
+        // are the pending intervals inside it, and the next refinement takes a block 2^4
+        // times wider, so a stretch of any width is covered in a few refinements.
+        const int k = std::max(0, depth - block);
+        const double w = width(k);
+        const double b0 = start + std::floor((down(t0) - start) / w) * w;  // exact: dyadic
+        const Refined r = refine(b0, base_depth + k, true, refine_budget);
+        if (!r.hit) {
+          block += 4;
+          while (sp > 0 && down(stack[sp - 1].t0) < b0 + w) --sp;
+          continue;
+        }
+        toi = std::max(down(t0), r.toi);  // both are certified lower bounds of t*
+        certain = r.certain;
+        cut = r.cut;
         return true;
       }
       // Children: the right half overwrites the parent's slot (split() copies each
@@ -360,15 +435,17 @@ struct Search {
       Node<T>& l = stack[sp + 1].n;
       const double af = split<T, 3>(n.f, l.f, n.f);
       l.ef = n.ef = (n.ef + af) * round_up;
-      for (int j = 0; j < ng; ++j) {
-        const double ag = split<T, 4>(n.g[j], l.g[j], n.g[j]);
-        l.eg[j] = n.eg[j] = (n.eg[j] + ag) * round_up;
+      if (!proven) {
+        for (int j = 0; j < ng; ++j) {
+          const double ag = split<T, 4>(n.g[j], l.g[j], n.g[j]);
+          l.eg[j] = n.eg[j] = (n.eg[j] + ag) * round_up;
+        }
+        for (int i = 0; i < nq; ++i) {
+          const double aq = split<T, 2>(n.q[i], l.q[i], n.q[i]);
+          l.eq[i] = n.eq[i] = (n.eq[i] + aq) * round_up;
+        }
       }
-      for (int i = 0; i < nq; ++i) {
-        const double aq = split<T, 2>(n.q[i], l.q[i], n.q[i]);
-        l.eq[i] = n.eq[i] = (n.eq[i] + aq) * round_up;
-      }
-      it.t0 = t0 + DD{std::ldexp(1.0, -depth - 1), 0};
+      it.t0 = t0 + DD{width(depth + 1), 0};
       it.depth = depth + 1;
       it.proven = proven;
       stack[sp + 1].t0 = t0;
@@ -410,15 +487,15 @@ void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
 }
 
 template <class T>
-void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root, CcdFault fault) {
+void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault) {
   nq = 0;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
     // p = x0, triangle a = x1, b = x2, c = x3. g_0..2: barycentric coordinates times |n|^2.
-    const auto ba = lin<T>(x[2], x[1], x[6], x[5]), ca = lin<T>(x[3], x[1], x[7], x[5]);
-    const auto pa = lin<T>(x[0], x[1], x[4], x[5]), pb = lin<T>(x[0], x[2], x[4], x[6]);
-    const auto pc = lin<T>(x[0], x[3], x[4], x[7]);
-    const auto cb = lin<T>(x[3], x[2], x[7], x[6]), ac = lin<T>(x[1], x[3], x[5], x[7]);
+    const auto ba = lin<T>(x[2], x[1], x[6], x[5], span), ca = lin<T>(x[3], x[1], x[7], x[5], span);
+    const auto pa = lin<T>(x[0], x[1], x[4], x[5], span), pb = lin<T>(x[0], x[2], x[4], x[6], span);
+    const auto pc = lin<T>(x[0], x[3], x[4], x[7], span);
+    const auto cb = lin<T>(x[3], x[2], x[7], x[6], span), ac = lin<T>(x[1], x[3], x[5], x[7], span);
     const auto n = cross(ba, ca);
     root.ef = coefs_out<T>(dot3(n, pa), root.f);
     const auto kv = cross(ba, pa);
@@ -432,15 +509,15 @@ void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root, CcdFault fault)
     const auto ku = cross(pa, ca);
     root.eg[3] = coefs_out<T>(minus(nn, dot4(kv, kv)), root.g[3]);
     root.eg[4] = coefs_out<T>(minus(nn, dot4(ku, ku)), root.g[4]);
-    const auto bp = lin<T>(x[2], x[0], x[6], x[4]), cp = lin<T>(x[3], x[0], x[7], x[4]);
+    const auto bp = lin<T>(x[2], x[0], x[6], x[4], span), cp = lin<T>(x[3], x[0], x[7], x[4], span);
     const auto kw = cross(bp, cp);
     root.eg[5] = coefs_out<T>(minus(nn, dot4(kw, kw)), root.g[5]);
     // (The pairs (n_k -+ lambda n_k) would apply here too; they double the cost per
     // sub-interval and were not needed on the public or generated sets, so they are off.)
   } else {
     // Edge a = x0 x1, edge b = x2 x3; w = b0 - a0; a common point has w = s da - u db.
-    const auto da = lin<T>(x[1], x[0], x[5], x[4]), db = lin<T>(x[3], x[2], x[7], x[6]);
-    const auto w = lin<T>(x[2], x[0], x[6], x[4]);
+    const auto da = lin<T>(x[1], x[0], x[5], x[4], span), db = lin<T>(x[3], x[2], x[7], x[6], span);
+    const auto w = lin<T>(x[2], x[0], x[6], x[4], span);
     const auto m = cross(da, db);
     // = s m and u m at a common point (the planted fault swaps the first cross product)
     const auto ks = fault == CcdFault::ee_cross_sign ? cross(db, w) : cross(w, db);
@@ -460,35 +537,28 @@ void root_node(const cases::CcdQuery& q, int& nq, Node<T>& root, CcdFault fault)
   }
 }
 
-// One stage: true (and toi) when the search cannot exclude every sub-interval; `certain`
-// when it also proved a contact in the leaf it stopped at.
-template <class T>
-bool stage(const cases::CcdQuery& q, int budget, int max_depth, double& toi, bool& certain,
-           bool& cut, CcdTrace& tr, CcdFault fault) {
+// One stage over span = [ta, ta + 2^-base_depth]: hit (and toi) when the search cannot
+// exclude every sub-interval; `certain` when it also proved a contact where it stopped.
+template <class T, class Refine>
+Refined stage(const cases::CcdQuery& q, Span span, int base_depth, int budget, int max_depth,
+              CcdTrace& tr, CcdFault fault, Refine&& refine, int& refine_budget) {
   int nq = 0;
   Node<T>& root = Search<T>::stack_of_thread(max_depth)[0].n;  // built in place
-  root_node<T>(q, nq, root, fault);
+  root_node<T>(q, span, nq, root, fault);
   if (fault == CcdFault::drop_coplanar) {
     // The planted fault: "the coplanarity cubic vanishes, so there is no crossing".
     bool flat = true;
     for (const auto& c : root.f) flat = flat && !T::above(c, root.ef) && !T::below(c, root.ef);
-    if (flat) return false;
+    if (flat) return {false, 1, false, false};
   }
-  if (!finite_node(root, 6)) {  // overflow: no certified search possible
-    toi = 0;
-    certain = false;
-    cut = true;
-    return true;
-  }
+  if (!finite_node(root, 6))  // overflow: no certified search possible
+    return {true, span.ta, false, true};
   const bool vf = q.kind == cases::CcdKind::vertex_face;
-  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth};
-  const bool hit = s.run();
+  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth, span.ta, base_depth};
+  const bool hit = s.run(refine, refine_budget);
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
-  toi = hit ? s.toi : 1;
-  certain = hit && s.certain;
-  cut = hit && s.cut;
-  return hit;
+  return {hit, hit ? s.toi : 1, hit && s.certain, hit && s.cut};
 }
 
 // Exact swept-box test (comparisons of doubles): disjoint boxes over [0, 1] => no contact.
@@ -522,23 +592,27 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       return res;
     }
   if (boxes_disjoint(q)) return res;
-  double toi1 = 0;
-  bool certain = false, cut = false;
-  if (!stage<DoubleTraits>(q, ccd_max_nodes, ccd_max_depth, toi1, certain, cut, tr, fault)) return res;
+  // Stage 2, on each interval the double stage leaves unsettled (a leaf of width 2^-48 that
+  // is neither excluded nor proven, or what its node budget left): the same search in
+  // double-double over that interval only, down to width 2^-100, with ccd_max_nodes_dd
+  // nodes for the whole query. Its bounds are ~2^48 times smaller: it decides the near
+  // misses that double precision cannot separate from a touch.
+  int dd_budget = ccd_max_nodes_dd;
+  auto refine = [&](double t0, int depth, bool, int& budget) -> Refined {
+    tr.second_stage = true;
+    if (budget <= 0) return {true, t0, false, true};
+    int none = 0;
+    const int before = tr.nodes;
+    const Refined r = stage<DDTraits>(q, Span{t0, t0 + std::ldexp(1.0, -depth)}, depth, budget,
+                                      ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
+    budget -= tr.nodes - before;
+    return r;
+  };
+  const Refined r = stage<DoubleTraits>(q, Span{}, 0, ccd_max_nodes, ccd_max_depth, tr, fault, refine, dd_budget);
+  if (!r.hit) return res;
   res.hit = true;
-  res.toi = toi1;
-  if (certain) return res;
-  // Stage 2: the same search in double-double, whose bounds are ~2^48 times smaller, down to
-  // width 2^-100; it decides the near misses that double precision cannot separate.
-  tr.second_stage = true;
-  double toi2 = 0;
-  if (!stage<DDTraits>(q, ccd_max_nodes_dd, ccd_max_depth_dd, toi2, certain, cut, tr, fault)) {
-    res.hit = false;
-    res.toi = 1;
-    return res;
-  }
-  res.toi = std::max(toi1, toi2);  // both are certified lower bounds of t*
-  res.cut_short = cut && !certain;  // the final word came from the budget, not a leaf
+  res.toi = r.toi;
+  res.cut_short = r.cut && !r.certain;  // the final word came from a budget, not a leaf
   return res;
 }
 
