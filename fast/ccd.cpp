@@ -142,21 +142,23 @@ V3<T> diff(const cases::Vec3& a, const cases::Vec3& b) {
 // ones (cross products of two linear ones).
 template <class T> using Lin = std::array<V3<T>, 2>;
 template <class T> using Quad = std::array<V3<T>, 3>;
-// The sub-interval [ta, tb] of [0, 1] the coefficients are taken over (doubles).
+// The sub-interval [ta, tb] of [0, 1] the coefficients are taken over (exact double-double
+// numbers: the double-double stage places spans closer than a double's spacing).
 struct Span {
-  double ta = 0, tb = 1;
+  DD ta{0, 0}, tb{1, 0};
+  bool whole() const { return ta.hi == 0 && ta.lo == 0 && tb.hi == 1 && tb.lo == 0; }
 };
 // a(t) - b(t) at t in (0, 1), in double-double: d0 + t (d1 - d0) with d0, d1 exact (TwoSum)
 // and three roundings (-, *, +), each <= 8u^2 relative; its magnitude tree is
 // |d0| + t (|d0| + |d1|) (see the header: 15 roundings along any path).
 inline V3<DDTraits> diff_at(const cases::Vec3& a0, const cases::Vec3& b0, const cases::Vec3& a1,
-                            const cases::Vec3& b1, double t) {
+                            const cases::Vec3& b1, DD t) {
   V3<DDTraits> r;
   VM<DDTraits>* c[3] = {&r.x, &r.y, &r.z};
   for (int k = 0; k < 3; ++k) {
     const DD d0 = DDTraits::diff(a0[k], b0[k]), d1 = DDTraits::diff(a1[k], b1[k]);
-    *c[k] = {d0 + (d1 - d0) * DD{t, 0},
-             DDTraits::mag(d0) + t * (DDTraits::mag(d0) + DDTraits::mag(d1))};
+    *c[k] = {d0 + (d1 - d0) * t,
+             DDTraits::mag(d0) + DDTraits::mag(t) * (DDTraits::mag(d0) + DDTraits::mag(d1))};
   }
   return r;
 }
@@ -166,7 +168,7 @@ Lin<T> lin(const cases::Vec3& a0, const cases::Vec3& b0, const cases::Vec3& a1, 
   // Only the double-double stage works on sub-intervals (the double stage's bound counts
   // one rounding per leaf, so it always runs over [0, 1]).
   if constexpr (std::is_same_v<T, DDTraits>)
-    if (s.ta != 0 || s.tb != 1) return {diff_at(a0, b0, a1, b1, s.ta), diff_at(a0, b0, a1, b1, s.tb)};
+    if (!s.whole()) return {diff_at(a0, b0, a1, b1, s.ta), diff_at(a0, b0, a1, b1, s.tb)};
   return {diff<T>(a0, b0), diff<T>(a1, b1)};  // a(t) - b(t)
 }
 template <class T>
@@ -302,10 +304,10 @@ struct Refined {
   bool cut;
 };
 // The leaf refinement of the double-double stage itself: none (its leaves are final).
-// `leaf`: a leaf of the finest width (a resolution hit), else an interval the node budget
-// left unvisited (cut short).
+// Refinement of [t0, t0 + 2^-depth] around the surviving leaf [leaf, leaf + 2^-leaf_depth]
+// (leaf < 0: no leaf; an interval the node budget left unvisited, so the hit is cut short).
 struct NoRefinement {
-  Refined operator()(double t0, int, bool leaf, int&) const { return {true, t0, false, !leaf}; }
+  Refined operator()(double t0, int, double leaf, int, int&) const { return {true, t0, false, leaf < 0}; }
 };
 
 template <class T>
@@ -331,6 +333,9 @@ struct Search {
   double width(int depth) const { return std::ldexp(1.0, -base_depth - depth); }
 
   bool excluded(const Node<T>& n, DD t0, int depth) const {
+    return excluded_span(n, down(t0), up(t0 + DD{width(depth), 0}));
+  }
+  bool excluded_span(const Node<T>& n, double ta, double tb) const {
     if (no_root<T, 3>(n.f, n.ef)) return true;
     for (int j = 0; j < ng; ++j)
       if (all_below<T, 4>(n.g[j], n.eg[j])) return true;
@@ -340,7 +345,7 @@ struct Search {
           (all_above<T, 2>(a, n.eq[i]) && all_below<T, 2>(b, n.eq[i + 1])))
         return true;
     }
-    return boxes.disjoint(down(t0), up(t0 + DD{width(depth), 0}));
+    return boxes.disjoint(ta, tb);
   }
   // A contact certainly exists in the sub-interval when f takes certified opposite signs at
   // its ends (c_0 and c_3 are the exact end values) and the strict inside conditions hold
@@ -394,7 +399,7 @@ struct Search {
         for (std::size_t k = sp + 1; k-- > 0;) {
           const Item& p = stack[k];
           const Refined r = p.proven ? Refined{true, down(p.t0), true, false}
-                                     : refine(down(p.t0), base_depth + p.depth, false, refine_budget);
+                                     : refine(down(p.t0), base_depth + p.depth, -1.0, 0, refine_budget);
           if (!r.hit) continue;
           toi = std::max(down(p.t0), r.toi);
           certain = r.certain;
@@ -418,7 +423,7 @@ struct Search {
         const int k = std::max(0, depth - block);
         const double w = width(k);
         const double b0 = start + std::floor((down(t0) - start) / w) * w;  // exact: dyadic
-        const Refined r = refine(b0, base_depth + k, true, refine_budget);
+        const Refined r = refine(b0, base_depth + k, down(t0), base_depth + depth, refine_budget);
         if (!r.hit) {
           block += 4;
           while (sp > 0 && down(stack[sp - 1].t0) < b0 + w) --sp;
@@ -552,13 +557,74 @@ Refined stage(const cases::CcdQuery& q, Span span, int base_depth, int budget, i
     if (flat) return {false, 1, false, false};
   }
   if (!finite_node(root, 6))  // overflow: no certified search possible
-    return {true, span.ta, false, true};
+    return {true, Search<T>::down(span.ta), false, true};
   const bool vf = q.kind == cases::CcdKind::vertex_face;
-  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth, span.ta, base_depth};
+  Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth, span.ta.hi, base_depth};
   const bool hit = s.run(refine, refine_budget);
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
   return {hit, hit ? s.toi : 1, hit && s.certain, hit && s.cut};
+}
+
+// The double-double stage's first try on a block [b, b + w] around a surviving leaf: when f
+// has a simple root there (the usual case: a contact, or a near miss, on an edge or vertex,
+// or at t = 0 / t = 1), bisecting down to 2^-100 costs two nodes per level. Instead, place
+// the root r of f (Newton on f's coefficients, a guess only), take h = 8 e_f / |f'(r)|, so
+// f is certainly nonzero at distance h from its root, and test the three spans [b, r - h],
+// [r - h, r + h], [r + h, b + w] with coefficients computed directly on each. The first
+// must be excluded (f has no root there) and, if the middle one is excluded too, the last;
+// a middle span that survives is the leaf of the answer (width 2h <= 2^-49: its conditions
+// are within the bounds of a double leaf, so the stated resolution holds; everything before
+// it is excluded, so toi = r - h is a lower bound of t*). Anything else (no simple root:
+// coplanar or parallel motion, a double root at a graze; or a test that fails) returns
+// false, and the block is bisected as before. `nodes`: span evaluations, counted as nodes.
+bool root_spans(const cases::CcdQuery& q, double b, double w, double leaf, CcdFault fault,
+                int& nodes, Refined& out) {
+  using S = Search<DDTraits>;
+  const bool vf = q.kind == cases::CcdKind::vertex_face;
+  S s{6, 0, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
+  Node<DDTraits> n;
+  auto excluded = [&](DD ta, DD tb) {
+    ++nodes;
+    root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+    return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
+  };
+  const DD lo{b, 0}, hi{b + w, 0};  // b + w is exact (b a multiple of w, w a power of 2)
+  if (excluded(lo, hi)) {
+    out = {false, 1, false, false};
+    return true;
+  }
+  if (!finite_node(n, 6)) return false;
+  const double c0 = n.f[0].hi, c1 = n.f[1].hi, c2 = n.f[2].hi, c3 = n.f[3].hi;
+  auto value = [&](double x) {
+    const double y = 1 - x;
+    return y * y * y * c0 + 3 * y * x * (y * c1 + x * c2) + x * x * x * c3;
+  };
+  auto slope = [&](double x) {  // d/dx
+    const double y = 1 - x;
+    return 3 * (y * y * (c1 - c0) + 2 * y * x * (c2 - c1) + x * x * (c3 - c2));
+  };
+  double x = c0 != c3 ? std::clamp(c0 / (c0 - c3), 0.0, 1.0) : 0.5;
+  for (int it = 0; it < 6; ++it) {
+    const double d = slope(x);
+    if (!(std::abs(d) > 0)) return false;
+    x = std::clamp(x - value(x) / d, 0.0, 1.0);
+  }
+  const double h = 8 * n.ef / std::abs(slope(x)) * w * round_up;  // time units
+  if (!(h <= 0x1p-49 && h < w / 8)) return false;
+  const DD r = two_sum(b, x * w);  // exact: x w is a double (w a power of 2)
+  auto less = [](DD a, DD c) { return a.hi < c.hi || (a.hi == c.hi && a.lo < c.lo); };
+  DD r0 = r - DD{h, 0}, r1 = r + DD{h, 0};
+  if (less(r0, lo)) r0 = lo;
+  if (less(DD{1, 0}, r1)) r1 = DD{1, 0};
+  if (less(lo, r0) && !excluded(lo, r0)) return false;
+  if (!excluded(r0, r1)) {
+    out = {true, std::max(S::down(r0), leaf), finite_node(n, 6) && s.contact_certain(n), false};
+    return true;
+  }
+  if (less(r1, hi) && !excluded(r1, hi)) return false;
+  out = {false, 1, false, false};
+  return true;
 }
 
 // Exact swept-box test (comparisons of doubles): disjoint boxes over [0, 1] => no contact.
@@ -598,12 +664,41 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   // nodes for the whole query. Its bounds are ~2^48 times smaller: it decides the near
   // misses that double precision cannot separate from a touch.
   int dd_budget = ccd_max_nodes_dd;
-  auto refine = [&](double t0, int depth, bool, int& budget) -> Refined {
+  const bool vf = q.kind == cases::CcdKind::vertex_face;
+  auto refine = [&](double t0, int depth, double leaf, int leaf_depth, int& budget) -> Refined {
     tr.second_stage = true;
+    if (leaf >= 0) {
+      // A contact at a dyadic time t* (exact, e.g. on a grid) sits on the boundary of every
+      // sub-interval below some depth, where f's end values are not certified nonzero: the
+      // bisection can never prove it. Try the proof once on the span [leaf - w, leaf + 2w]
+      // (w the leaf width), which holds t* strictly inside whether it is the leaf's left or
+      // right end. Everything before `leaf` was excluded, so a contact proven there has t* in
+      // [leaf, leaf + 2w]: toi = leaf is within the toi bound 2w = 2^-47.
+      const double w = std::ldexp(1.0, -leaf_depth);
+      Node<DDTraits> n;
+      int nq = 0;
+      root_node<DDTraits>(q, Span{{std::max(0.0, leaf - w), 0}, {std::min(1.0, leaf + 2 * w), 0}}, nq, n, fault);
+      Search<DDTraits> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
+      if (finite_node(n, 6) && s.contact_certain(n)) {
+        tr.shifted_proof = true;
+        return {true, leaf, true, false};
+      }
+    }
     if (budget <= 0) return {true, t0, false, true};
+    if (leaf >= 0) {
+      int nodes = 0;
+      Refined r;
+      const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), leaf, fault, nodes, r);
+      tr.nodes += nodes;
+      budget -= nodes;
+      if (settled) {
+        tr.root_spans = true;
+        return r;
+      }
+    }
     int none = 0;
     const int before = tr.nodes;
-    const Refined r = stage<DDTraits>(q, Span{t0, t0 + std::ldexp(1.0, -depth)}, depth, budget,
+    const Refined r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + std::ldexp(1.0, -depth), 0}}, depth, budget,
                                       ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
     budget -= tr.nodes - before;
     return r;

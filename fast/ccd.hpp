@@ -97,6 +97,8 @@ struct CcdTrace {
   int nodes = 0;                  // both stages
   bool second_stage = false;      // the double-double stage ran
   bool budget_exhausted = false;  // some stage stopped on its node budget
+  bool shifted_proof = false;     // a contact was proven on the span around a surviving leaf
+  bool root_spans = false;        // a block was settled by the spans around f's root
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
