@@ -302,12 +302,18 @@ struct Refined {
   double toi;
   bool certain;
   bool cut;
+  bool settled = true;  // false: the refinement could not decide (only for Ask::jump)
 };
-// The leaf refinement of the double-double stage itself: none (its leaves are final).
-// Refinement of [t0, t0 + 2^-depth] around the surviving leaf [leaf, leaf + 2^-leaf_depth]
-// (leaf < 0: no leaf; an interval the node budget left unvisited, so the hit is cut short).
+// What the search asks of a refinement of [b, b + 2^-depth] (everything before `known` >= b
+// excluded): jump: settle an unproven interval cheaply or say it cannot; leaf: the block
+// around a surviving leaf; pending: an interval the node budget left unvisited.
+enum class Ask { jump, leaf, pending };
+// The refinement of the double-double stage itself: none (its leaves are final; what its
+// node budget leaves is cut short).
 struct NoRefinement {
-  Refined operator()(double t0, int, double leaf, int, int&) const { return {true, t0, false, leaf < 0}; }
+  Refined operator()(double b, int, double, Ask ask, int&) const {
+    return {true, b, false, ask == Ask::pending, ask != Ask::jump};
+  }
 };
 
 template <class T>
@@ -322,6 +328,7 @@ struct Search {
   int base_depth;
   int nodes = 0;  // visited sub-intervals
   int block = 4;  // a surviving leaf is refined with its ancestor this many levels up
+  int jump_every = 0;  // unproven intervals at depths that are multiples of it: Ask::jump
   double toi = 1;
   bool certain = false;  // the reported leaf certainly holds a contact
   bool cut = false;      // the search stopped on its node budget, not at a leaf
@@ -399,7 +406,7 @@ struct Search {
         for (std::size_t k = sp + 1; k-- > 0;) {
           const Item& p = stack[k];
           const Refined r = p.proven ? Refined{true, down(p.t0), true, false}
-                                     : refine(down(p.t0), base_depth + p.depth, -1.0, 0, refine_budget);
+                                     : refine(down(p.t0), base_depth + p.depth, down(p.t0), Ask::pending, refine_budget);
           if (!r.hit) continue;
           toi = std::max(down(p.t0), r.toi);
           certain = r.certain;
@@ -423,7 +430,7 @@ struct Search {
         const int k = std::max(0, depth - block);
         const double w = width(k);
         const double b0 = start + std::floor((down(t0) - start) / w) * w;  // exact: dyadic
-        const Refined r = refine(b0, base_depth + k, down(t0), base_depth + depth, refine_budget);
+        const Refined r = refine(b0, base_depth + k, down(t0), Ask::leaf, refine_budget);
         if (!r.hit) {
           block += 4;
           while (sp > 0 && down(stack[sp - 1].t0) < b0 + w) --sp;
@@ -433,6 +440,17 @@ struct Search {
         certain = r.certain;
         cut = r.cut;
         return true;
+      }
+      if (!proven && jump_every > 0 && depth % jump_every == 0 && depth > 0) {
+        const Refined r = refine(down(t0), base_depth + depth, down(t0), Ask::jump, refine_budget);
+        if (!r.settled) jump_every = 0;  // no simple root here: no more jumps for this query
+        if (r.settled && !r.hit) continue;
+        if (r.settled) {
+          toi = std::max(down(t0), r.toi);
+          certain = r.certain;
+          cut = r.cut;
+          return true;
+        }
       }
       // Children: the right half overwrites the parent's slot (split() copies each
       // polynomial before writing), the left half goes on top and is visited first.
@@ -492,17 +510,19 @@ void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
 }
 
 template <class T>
-void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault) {
+void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault,
+               bool f_only = false) {
   nq = 0;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
     // p = x0, triangle a = x1, b = x2, c = x3. g_0..2: barycentric coordinates times |n|^2.
     const auto ba = lin<T>(x[2], x[1], x[6], x[5], span), ca = lin<T>(x[3], x[1], x[7], x[5], span);
-    const auto pa = lin<T>(x[0], x[1], x[4], x[5], span), pb = lin<T>(x[0], x[2], x[4], x[6], span);
-    const auto pc = lin<T>(x[0], x[3], x[4], x[7], span);
-    const auto cb = lin<T>(x[3], x[2], x[7], x[6], span), ac = lin<T>(x[1], x[3], x[5], x[7], span);
+    const auto pa = lin<T>(x[0], x[1], x[4], x[5], span);
     const auto n = cross(ba, ca);
     root.ef = coefs_out<T>(dot3(n, pa), root.f);
+    if (f_only) return;
+    const auto pb = lin<T>(x[0], x[2], x[4], x[6], span), pc = lin<T>(x[0], x[3], x[4], x[7], span);
+    const auto cb = lin<T>(x[3], x[2], x[7], x[6], span), ac = lin<T>(x[1], x[3], x[5], x[7], span);
     const auto kv = cross(ba, pa);
     root.eg[0] = coefs_out<T>(dot4(n, kv), root.g[0]);
     root.eg[1] = coefs_out<T>(dot4(n, cross(cb, pb)), root.g[1]);
@@ -524,10 +544,11 @@ void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     const auto da = lin<T>(x[1], x[0], x[5], x[4], span), db = lin<T>(x[3], x[2], x[7], x[6], span);
     const auto w = lin<T>(x[2], x[0], x[6], x[4], span);
     const auto m = cross(da, db);
+    root.ef = coefs_out<T>(dot3(m, w), root.f);
+    if (f_only) return;
     // = s m and u m at a common point (the planted fault swaps the first cross product)
     const auto ks = fault == CcdFault::ee_cross_sign ? cross(db, w) : cross(w, db);
     const auto ku = cross(w, da);
-    root.ef = coefs_out<T>(dot3(m, w), root.f);
     root.eg[0] = coefs_out<T>(dot4(m, ks), root.g[0]);          // s |m|^2 >= 0
     root.eg[1] = coefs_out<T>(dot4(m, sub(m, ks)), root.g[1]);  // (1 - s) |m|^2 >= 0
     root.eg[2] = coefs_out<T>(dot4(m, ku), root.g[2]);          // u |m|^2 >= 0
@@ -541,6 +562,9 @@ void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     pairs_out(m, ku, root, nq);
   }
 }
+
+// The double search hands unproven intervals at depths 12, 24, 36 to root_spans (Ask::jump).
+constexpr int jump_every = 12;
 
 // One stage over span = [ta, ta + 2^-base_depth]: hit (and toi) when the search cannot
 // exclude every sub-interval; `certain` when it also proved a contact where it stopped.
@@ -560,41 +584,49 @@ Refined stage(const cases::CcdQuery& q, Span span, int base_depth, int budget, i
     return {true, Search<T>::down(span.ta), false, true};
   const bool vf = q.kind == cases::CcdKind::vertex_face;
   Search<T> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, budget, max_depth, span.ta.hi, base_depth};
+  if (std::is_same_v<T, DoubleTraits>) s.jump_every = jump_every;
   const bool hit = s.run(refine, refine_budget);
   tr.nodes += std::min(s.nodes, budget);
   tr.budget_exhausted = tr.budget_exhausted || s.nodes > budget;
   return {hit, hit ? s.toi : 1, hit && s.certain, hit && s.cut};
 }
 
-// The double-double stage's first try on a block [b, b + w] around a surviving leaf: when f
-// has a simple root there (the usual case: a contact, or a near miss, on an edge or vertex,
-// or at t = 0 / t = 1), bisecting down to 2^-100 costs two nodes per level. Instead, place
-// the root r of f (Newton on f's coefficients, a guess only), take h = 8 e_f / |f'(r)|, so
-// f is certainly nonzero at distance h from its root, and test the three spans [b, r - h],
-// [r - h, r + h], [r + h, b + w] with coefficients computed directly on each. The first
-// must be excluded (f has no root there) and, if the middle one is excluded too, the last;
-// a middle span that survives is the leaf of the answer (width 2h <= 2^-49: its conditions
-// are within the bounds of a double leaf, so the stated resolution holds; everything before
-// it is excluded, so toi = r - h is a lower bound of t*). Anything else (no simple root:
-// coplanar or parallel motion, a double root at a graze; or a test that fails) returns
-// false, and the block is bisected as before. `nodes`: span evaluations, counted as nodes.
-bool root_spans(const cases::CcdQuery& q, double b, double w, double leaf, CcdFault fault,
+// The double-double stage's first try on an interval [b, b + w] (a block around a surviving
+// leaf, or an unproven interval of the double search): when f has a simple root there (the
+// usual case: a contact, or a near miss, on an edge or vertex, or at t = 0 / t = 1),
+// bisecting down to 2^-100 costs two nodes per level. Instead, place the root r of f
+// (Newton on f's coefficients: a guess only), take h = 8 e_f / |f'(r)|, so f is certainly
+// nonzero at distance h from its root, and test the three spans [b, r - h], [r - h, r + h],
+// [r + h, b + w] with coefficients computed directly on each. The outer two must be
+// excluded by f alone (no root there; f is cheap to compute); the middle one by every
+// condition, else it is the leaf of the answer: its width 2h <= 2^-49 puts its conditions
+// within the bounds of a double leaf (the stated resolution holds), and everything before it
+// is excluded, so toi = r - h (or `known`, if later) is a lower bound of t*. Anything else (f
+// excluded on the whole interval: settled; no simple root: coplanar or parallel motion, a
+// double root at a graze; a test that fails) returns false. `nodes`: span evaluations.
+bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdFault fault,
                 int& nodes, Refined& out) {
   using S = Search<DDTraits>;
   const bool vf = q.kind == cases::CcdKind::vertex_face;
   S s{6, 0, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
   Node<DDTraits> n;
+  auto f_excluded = [&](DD ta, DD tb) {
+    ++nodes;
+    int nq = 0;
+    root_node<DDTraits>(q, Span{ta, tb}, nq, n, fault, true);
+    return finite_node(n, 0) && no_root<DDTraits, 3>(n.f, n.ef);
+  };
   auto excluded = [&](DD ta, DD tb) {
     ++nodes;
     root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
     return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
   };
   const DD lo{b, 0}, hi{b + w, 0};  // b + w is exact (b a multiple of w, w a power of 2)
-  if (excluded(lo, hi)) {
+  if (f_excluded(lo, hi)) {
     out = {false, 1, false, false};
     return true;
   }
-  if (!finite_node(n, 6)) return false;
+  if (!finite_node(n, 0)) return false;
   const double c0 = n.f[0].hi, c1 = n.f[1].hi, c2 = n.f[2].hi, c3 = n.f[3].hi;
   auto value = [&](double x) {
     const double y = 1 - x;
@@ -617,12 +649,15 @@ bool root_spans(const cases::CcdQuery& q, double b, double w, double leaf, CcdFa
   DD r0 = r - DD{h, 0}, r1 = r + DD{h, 0};
   if (less(r0, lo)) r0 = lo;
   if (less(DD{1, 0}, r1)) r1 = DD{1, 0};
-  if (less(lo, r0) && !excluded(lo, r0)) return false;
+  if (less(lo, r0) && !f_excluded(lo, r0)) return false;
   if (!excluded(r0, r1)) {
-    out = {true, std::max(S::down(r0), leaf), finite_node(n, 6) && s.contact_certain(n), false};
+    // A leaf much wider than the bisection's (f nearly flat: coplanar or grazing motion)
+    // would give up near misses the bisection down to 2^-100 separates: let it decide.
+    if (h > 0x1p-86) return false;
+    out = {true, std::max(S::down(r0), known), finite_node(n, 6) && s.contact_certain(n), false};
     return true;
   }
-  if (less(r1, hi) && !excluded(r1, hi)) return false;
+  if (less(r1, hi) && !f_excluded(r1, hi)) return false;
   out = {false, 1, false, false};
   return true;
 }
@@ -664,42 +699,25 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   // nodes for the whole query. Its bounds are ~2^48 times smaller: it decides the near
   // misses that double precision cannot separate from a touch.
   int dd_budget = ccd_max_nodes_dd;
-  const bool vf = q.kind == cases::CcdKind::vertex_face;
-  auto refine = [&](double t0, int depth, double leaf, int leaf_depth, int& budget) -> Refined {
+  int jump_budget = ccd_max_nodes_jump;  // jumps never cut the search short: they stop
+  auto refine = [&](double t0, int depth, double known, Ask ask, int& dd_budget) -> Refined {
+    int& budget = ask == Ask::jump ? jump_budget : dd_budget;
+    if (budget <= 0) return {true, t0, false, true, ask != Ask::jump};
     tr.second_stage = true;
-    if (leaf >= 0) {
-      // A contact at a dyadic time t* (exact, e.g. on a grid) sits on the boundary of every
-      // sub-interval below some depth, where f's end values are not certified nonzero: the
-      // bisection can never prove it. Try the proof once on the span [leaf - w, leaf + 2w]
-      // (w the leaf width), which holds t* strictly inside whether it is the leaf's left or
-      // right end. Everything before `leaf` was excluded, so a contact proven there has t* in
-      // [leaf, leaf + 2w]: toi = leaf is within the toi bound 2w = 2^-47.
-      const double w = std::ldexp(1.0, -leaf_depth);
-      Node<DDTraits> n;
-      int nq = 0;
-      root_node<DDTraits>(q, Span{{std::max(0.0, leaf - w), 0}, {std::min(1.0, leaf + 2 * w), 0}}, nq, n, fault);
-      Search<DDTraits> s{6, nq, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
-      if (finite_node(n, 6) && s.contact_certain(n)) {
-        tr.shifted_proof = true;
-        return {true, leaf, true, false};
-      }
+    int nodes = 0;
+    Refined r;
+    const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), known, fault, nodes, r);
+    tr.nodes += nodes;
+    budget -= nodes;
+    if (settled) {
+      tr.root_spans = true;
+      return r;
     }
-    if (budget <= 0) return {true, t0, false, true};
-    if (leaf >= 0) {
-      int nodes = 0;
-      Refined r;
-      const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), leaf, fault, nodes, r);
-      tr.nodes += nodes;
-      budget -= nodes;
-      if (settled) {
-        tr.root_spans = true;
-        return r;
-      }
-    }
+    if (ask == Ask::jump) return {false, 1, false, false, false};
     int none = 0;
     const int before = tr.nodes;
-    const Refined r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + std::ldexp(1.0, -depth), 0}}, depth, budget,
-                                      ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
+    r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + std::ldexp(1.0, -depth), 0}}, depth, budget,
+                        ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
     budget -= tr.nodes - before;
     return r;
   };

@@ -97,8 +97,7 @@ struct CcdTrace {
   int nodes = 0;                  // both stages
   bool second_stage = false;      // the double-double stage ran
   bool budget_exhausted = false;  // some stage stopped on its node budget
-  bool shifted_proof = false;     // a contact was proven on the span around a surviving leaf
-  bool root_spans = false;        // a block was settled by the spans around f's root
+  bool root_spans = false;        // an interval was settled by the spans around f's root
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
@@ -124,6 +123,7 @@ inline constexpr int ccd_max_depth = 48;
 inline constexpr int ccd_max_nodes = 1000;     // double stage
 inline constexpr int ccd_max_depth_dd = 100;
 inline constexpr int ccd_max_nodes_dd = 400;   // double-double stage
+inline constexpr int ccd_max_nodes_jump = 32;  // double-double spans tried from the double stage
 
 // Stated bounds of the deviations (see "Deviations" above; the comparison rule of
 // harness/pairs/ccd.hpp uses them).
