@@ -705,18 +705,24 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   int jump_budget = ccd_max_nodes_jump;  // jumps never cut the search short: they stop
   auto refine = [&](double t0, int depth, double known, Ask ask, int& dd_budget) -> Refined {
     int& budget = ask == Ask::jump ? jump_budget : dd_budget;
-    if (budget <= 0) return {true, t0, false, true, ask != Ask::jump};
+    if (budget < 4) {  // root_spans evaluates up to 4 spans
+      if (ask == Ask::jump) return {false, 1, false, false, false};
+      if (budget <= 0) return {true, t0, false, true};
+    }
     tr.second_stage = true;
-    int nodes = 0;
     Refined r;
-    const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), known, fault, nodes, r);
-    tr.nodes += nodes;
-    budget -= nodes;
-    if (settled) {
-      tr.root_spans = true;
-      return r;
+    if (budget >= 4) {
+      int nodes = 0;
+      const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), known, fault, nodes, r);
+      tr.nodes += nodes;
+      budget -= nodes;
+      if (settled) {
+        tr.root_spans = true;
+        return r;
+      }
     }
     if (ask == Ask::jump) return {false, 1, false, false, false};
+    if (budget <= 0) return {true, t0, false, true};
     int none = 0;
     const int before = tr.nodes;
     r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + std::ldexp(1.0, -depth), 0}}, depth, budget,
