@@ -106,6 +106,7 @@ struct PfcResult {
   std::vector<std::array<int, 2>> links;  // facet pairs (lower first), sorted
   std::vector<PfcProximity> proximity;    // by first member
   std::vector<PfcDecision> decisions;     // in the order taken
+  bool traced = true;                     // false: an answer without its decisions (a plugin's)
 };
 
 // Facet-level facts and the predicates of the resolution, as each variant decides them.

@@ -110,8 +110,9 @@ void print_summary(const nlohmann::json& doc) {
     if (!published) print_coverage(f);
     if (f.contains("errors"))
       for (const auto& [field, h] : f["errors"].items())
-        fmt::print("    {:<30} max error {:.3g} (stated bound up to {:.3g}), median {:.2g}\n", field,
-                   h["max"].get<double>(), h["bound"].get<double>(), h["median"].get<double>());
+        fmt::print("    {:<30} max error {:.3g} (stated bound up to {:.3g}), median {:.2g}{}\n", field,
+                   h["max"].get<double>(), h["bound"].get<double>(), h["median"].get<double>(),
+                   h.contains("unit") && h["unit"].is_string() ? " [" + h["unit"].get<std::string>() + "]" : "");
     if (f.contains("time_ns"))
       for (const auto& [impl, h] : f["time_ns"].items())
         fmt::print("    time {:<25} median ~{:.3g} ns, max {:.3g} ns ({})\n", impl,

@@ -168,6 +168,16 @@ concept HasPluginAbi = requires(const typename P::Query& q, const typename P::CR
   { P::from_c(r, q) } -> std::convertible_to<typename P::Result>;
 };
 
+// Where a plugin is called: the fast variant's stated domain, narrowed by the family's C ABI
+// where it has limits of its own (P::plugin_in_domain).
+template <class P>
+bool plugin_in_domain(const typename P::Query& q) {
+  if constexpr (requires { P::plugin_in_domain(q); })
+    return P::plugin_in_domain(q);
+  else
+    return P::in_domain(q);
+}
+
 // P's verdict on fast's answer to q: P's rule under P's agreement class.
 template <class P>
 Verdict verdict(const typename P::Query& q, const typename P::Result& ref,
@@ -243,7 +253,7 @@ void plugin_answers(const Plugin& plugin, std::size_t n,
     std::vector<typename P::CQuery> in;
     std::vector<std::size_t> at;
     for (std::size_t k = 0; k < n; ++k)
-      if (P::in_domain(query(k))) {
+      if (plugin_in_domain<P>(query(k))) {
         in.push_back(P::to_c(query(k)));
         at.push_back(k);
       }
@@ -372,6 +382,7 @@ void record(FamilyStats& s, const std::string& source, std::uint64_t index,
     s.errors[err.field].add(std::abs(err.error), label);
     double& b = s.error_bound[err.field];
     b = std::max(b, err.bound);
+    if (err.unit && *err.unit) s.error_unit.try_emplace(err.field, err.unit);
   }
   if (timed && e.fast) {
     s.time_ns["reference"].add(static_cast<double>(e.reference_ns), label);
@@ -566,11 +577,13 @@ void register_benchmarks(const BenchOptions& o, const std::string& name) {
     add("reference", [](const Q& q) { benchmark::DoNotOptimize(P::reference(q)); });
     add("fast", [](const Q& q) { benchmark::DoNotOptimize(P::fast(q)); });
     if constexpr (HasPluginAbi<P>) {
-      if (o.plugin) {  // the user's kernel on the same queries (in this process: bench runs apart)
-        using CQ = typename P::CQuery;
-        using CR = typename P::CResult;
-        auto in = std::make_shared<std::vector<CQ>>();
-        for (const auto& q : *set) in->push_back(P::to_c(q));  // may point into *set: kept alive
+      using CQ = typename P::CQuery;
+      using CR = typename P::CResult;
+      auto in = std::make_shared<std::vector<CQ>>();
+      if (o.plugin)  // the user's kernel on the same queries (in this process: bench runs apart)
+        for (const auto& q : *set)  // may point into *set: kept alive
+          if (plugin_in_domain<P>(q)) in->push_back(P::to_c(q));
+      if (!in->empty()) {
         auto kernel = reinterpret_cast<void (*)(const CQ*, CR*)>(o.plugin->kernel);
         benchmark::RegisterBenchmark(fmt::format("{}/{}/plugin", P::stem, gen).c_str(),
                                      [set, in, kernel](benchmark::State& st) {

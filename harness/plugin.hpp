@@ -5,6 +5,7 @@
 // by a signal or exits names the query it was on. The family's traits (harness/pairs/) say
 // how a query and a result convert to and from the C structs (to_c, from_c).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -41,17 +42,26 @@ void call_plugin_isolated(const Plugin& p, std::size_t count, const void* querie
                           std::vector<std::int64_t>& ns,
                           const std::function<std::string(std::size_t)>& label);
 
-// The typed form: results[i] = kernel(queries[i]).
+// The typed form: results[i] = kernel(queries[i]). One child per chunk of at most 32 MiB of
+// results (a family with large result structs gets smaller chunks).
 template <class CQuery, class CResult>
 std::vector<CResult> call_plugin(const Plugin& p, const std::vector<CQuery>& queries,
                                  std::vector<std::int64_t>& ns,
                                  const std::function<std::string(std::size_t)>& label) {
   std::vector<CResult> out(queries.size());
+  ns.assign(queries.size(), 0);
   PluginInvoke invoke = [](void* kernel, const void* in, std::size_t i, void* res) {
     reinterpret_cast<void (*)(const CQuery*, CResult*)>(kernel)(
         static_cast<const CQuery*>(in) + i, static_cast<CResult*>(res) + i);
   };
-  call_plugin_isolated(p, queries.size(), queries.data(), sizeof(CResult), invoke, out.data(), ns, label);
+  const std::size_t chunk = std::max<std::size_t>(1, (std::size_t{32} << 20) / sizeof(CResult));
+  std::vector<std::int64_t> t;
+  for (std::size_t first = 0; first < queries.size(); first += chunk) {
+    const std::size_t n = std::min(chunk, queries.size() - first);
+    call_plugin_isolated(p, n, queries.data() + first, sizeof(CResult), invoke, out.data() + first, t,
+                         [&](std::size_t i) { return label(first + i); });
+    std::copy(t.begin(), t.end(), ns.begin() + static_cast<std::ptrdiff_t>(first));
+  }
   return out;
 }
 

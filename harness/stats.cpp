@@ -253,6 +253,7 @@ void FamilyStats::merge(const FamilyStats& o) {
     for (const auto& [k, v] : values) coverage[d][k].merge(v);
   for (const auto& [k, v] : o.errors) errors[k].merge(v);
   for (const auto& [k, v] : o.error_bound) error_bound[k] = std::max(error_bound[k], v);
+  for (const auto& [k, v] : o.error_unit) error_unit.try_emplace(k, v);
   for (const auto& [k, v] : o.time_ns) time_ns[k].merge(v);
   for (const auto& [k, list] : o.examples) {
     auto& mine = examples[k];
@@ -276,6 +277,7 @@ nlohmann::json FamilyStats::to_json() const {
   for (const auto& [k, v] : errors) {
     j["errors"][k] = v.to_json();
     j["errors"][k]["bound"] = error_bound.count(k) ? error_bound.at(k) : 0.0;
+    if (error_unit.count(k)) j["errors"][k]["unit"] = error_unit.at(k);
   }
   for (const auto& [k, v] : time_ns) j["time_ns"][k] = v.to_json();
   j["examples"] = nlohmann::json::object();
@@ -306,6 +308,7 @@ FamilyStats FamilyStats::from_json(const nlohmann::json& j) {
     for (const auto& [k, v] : j["errors"].items()) {
       s.errors[k] = LogHistogram::from_json(v);
       s.error_bound[k] = v.contains("bound") ? number_or_inf(v["bound"]) : 0.0;
+      if (v.contains("unit") && v["unit"].is_string()) s.error_unit[k] = v["unit"].get<std::string>();
     }
   if (j.contains("time_ns"))
     for (const auto& [k, v] : j["time_ns"].items()) s.time_ns[k] = LogHistogram::from_json(v);

@@ -82,6 +82,7 @@ struct FamilyStats {
   std::map<std::string, std::map<std::string, Coverage>> coverage;  // decision -> value
   std::map<std::string, LogHistogram> errors;       // field -> |error| / bound-unit
   std::map<std::string, double> error_bound;        // field -> largest stated bound met
+  std::map<std::string, std::string> error_unit;     // field -> unit of its error and bound
   std::map<std::string, LogHistogram> time_ns;      // "reference"/"fast" -> ns per query
   std::map<std::string, std::vector<Example>> examples;  // verdict -> examples
   static constexpr std::size_t max_examples = 200;

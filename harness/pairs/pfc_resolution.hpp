@@ -3,6 +3,7 @@
 #include "cases/pfc_resolution.hpp"
 #include "fast/pfc_resolution.hpp"
 #include "harness/pair.hpp"
+#include "include/contactbench/pfc_resolution.h"
 #include "reference/pfc_resolution.hpp"
 
 namespace contactbench::harness {
@@ -15,7 +16,9 @@ struct PfcResolutionPair : Pair<cases::PfcResolution> {
       "difference is excused only when the first decision where fast's trace parts from the "
       "reference's (side, region, overlap, order, segment, angle, plane; never a link) has its "
       "exact margin within fast's stated bound for it; wall points, overlaps, normals and "
-      "contact points within the stated bounds";
+      "contact points within the stated bounds. A plugin reports no trace: a difference is "
+      "excused when any decision the reference took (but a link) has its exact margin "
+      "within fast's bound for it";
   static Result reference(const Query& q) { return reference::pfc_resolution(q); }
   static Result fast(const Query& q) { return fast::pfc_resolution(q); }
   static bool in_domain(const Query& q) { return fast::pfc_resolution_in_domain(q); }
@@ -25,6 +28,17 @@ struct PfcResolutionPair : Pair<cases::PfcResolution> {
   }
   static Comparison compare_with(const Query& q, const Result& ref, const Result& fast,
                                  const fast::PfcResolutionBounds& bounds);
+  // C ABI (include/contactbench/pfc_resolution.h). The wall, its sides and the previous
+  // contacts are passed as pointers into the query's own arrays (the query outlives the
+  // call). Walls of more than CONTACTBENCH_PFC_MAX_CONTACTS facets are outside a plugin's
+  // domain (a contact's links are a bit mask over the contact slots).
+  using CQuery = contactbench_pfc_resolution_query;
+  using CResult = contactbench_pfc_resolution_result;
+  static bool plugin_in_domain(const Query& q) {
+    return in_domain(q) && q.wall->facet_count() <= CONTACTBENCH_PFC_MAX_CONTACTS;
+  }
+  static CQuery to_c(const Query& q);
+  static Result from_c(const CResult& c, const Query& q);
 };
 
 // Planted faults (registry: pfc_resolution_planted_<name>): the honest kernel with one slip

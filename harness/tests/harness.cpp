@@ -101,6 +101,17 @@ BOOST_AUTO_TEST_CASE(regimes_coverage_and_domain_are_counted) {
   BOOST_TEST(back.total.out_of_domain == s.total.out_of_domain);
 }
 
+// Each error field carries the unit of its error and bound into check.json (the report's
+// histogram axes and check's summary read it) and through the round trip merge uses.
+BOOST_AUTO_TEST_CASE(error_fields_carry_their_unit) {
+  using namespace contactbench::harness;
+  const auto s = find_family("barrier")->check({.n = 200, .canonical = false, .timing = false});
+  const auto j = s.to_json();
+  BOOST_TEST_REQUIRE(j.contains("errors"));
+  for (const auto& [field, h] : j["errors"].items()) BOOST_TEST(h.value("unit", "") == "ULP", field);
+  BOOST_TEST(FamilyStats::from_json(j).to_json().dump() == j.dump());
+}
+
 // A planted fault named on its own is an ordinary family: its `wrong` makes check exit 1. In a
 // mutation run (--planted) the same wrong is expected and the exit is 0 (see suite mutation).
 BOOST_AUTO_TEST_CASE(planted_fault_run_alone_exits_one) {

@@ -9,6 +9,7 @@
 #include "fast/edge_smoothing.hpp"
 #include "fast/ellipsoid_contact.hpp"
 #include "fast/ground_ccd.hpp"
+#include "fast/pfc_resolution.hpp"
 #include "fast/rounded_triangle_contact.hpp"
 #include "fast/triangle_intersection.hpp"
 #include "harness/registry.hpp"
@@ -18,11 +19,13 @@
 #include "include/contactbench/edge_smoothing.h"
 #include "include/contactbench/ellipsoid_contact.h"
 #include "include/contactbench/ground_ccd.h"
+#include "include/contactbench/pfc_resolution.h"
 #include "include/contactbench/rounded_triangle_contact.h"
 #include "include/contactbench/triangle_intersection.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstddef>
 #include <csignal>
 #include <cstring>
 #include <unistd.h>
@@ -121,6 +124,71 @@ void ellipsoid_contact_shim(const contactbench_ellipsoid_contact_query* q, conta
   r->overlap = res.overlap;
 }
 
+// The wall, sides and previous contacts from the arrays; links and proximity groups as the
+// header lays them out (bit masks and group indices over the contact slots).
+void pfc_resolution_with(const fast::PfcSlips& slips, const contactbench_pfc_resolution_query* q,
+                         contactbench_pfc_resolution_result* r) {
+  std::vector<cases::Vec3> vertices;
+  for (int i = 0; i < q->vertex_count; ++i) vertices.push_back(vec(q->vertices + 3 * i));
+  std::vector<std::array<int, 3>> facets;
+  for (int f = 0; f < q->facet_count; ++f)
+    facets.push_back({q->facets[3 * f], q->facets[3 * f + 1], q->facets[3 * f + 2]});
+  cases::PfcQuery p;
+  p.centre = vec(q->centre);
+  p.radius = q->radius;
+  p.wall = std::make_shared<const cases::Mesh>(std::move(vertices), std::move(facets));
+  if (q->sides)
+    for (int f = 0; f < q->facet_count; ++f) p.sides.push_back(static_cast<cases::PfcSides>(q->sides[f]));
+  p.mode = q->mode == CONTACTBENCH_PFC_FULL ? cases::PfcMode::full : cases::PfcMode::reduced;
+  p.cos_cutoff = q->cos_cutoff;
+  for (int k = 0; k < q->previous_count; ++k)
+    p.previous.push_back({q->previous[k].facet, vec(q->previous[k].wall_point)});
+  const auto res = fast::pfc_resolution(p, slips);
+  std::memset(r, 0, sizeof *r);
+  r->contact_count = static_cast<int>(res.contacts.size());
+  std::vector<int> slot(static_cast<std::size_t>(q->facet_count), -1);
+  for (std::size_t k = 0; k < res.contacts.size(); ++k) {
+    const auto& c = res.contacts[k];
+    auto& o = r->contacts[k];
+    slot[static_cast<std::size_t>(c.facet)] = static_cast<int>(k);
+    o.facet = c.facet;
+    o.region = static_cast<int>(c.region);
+    o.positive = c.positive, o.active = c.active, o.inherits = c.inherits;
+    o.why = static_cast<int>(c.why);
+    o.group = -1;
+    for (int d = 0; d < 3; ++d)
+      o.wall_point[d] = c.wall_point[d], o.normal[d] = c.normal[d], o.contact_point[d] = c.contact_point[d];
+    o.overlap = c.overlap;
+  }
+  for (const auto& l : res.links) {
+    const int a = slot[static_cast<std::size_t>(l[0])], b = slot[static_cast<std::size_t>(l[1])];
+    r->contacts[a].links |= 1ull << b;
+    r->contacts[b].links |= 1ull << a;
+  }
+  r->proximity_count = static_cast<int>(res.proximity.size());
+  for (std::size_t g = 0; g < res.proximity.size(); ++g) {
+    const auto& pc = res.proximity[g];
+    for (int f : pc.members) r->contacts[slot[static_cast<std::size_t>(f)]].group = static_cast<int>(g);
+    for (int d = 0; d < 3; ++d) r->proximity[g].normal[d] = pc.normal[d], r->proximity[g].contact_point[d] = pc.contact_point[d];
+    r->proximity[g].overlap = pc.overlap;
+  }
+}
+void pfc_resolution_shim(const contactbench_pfc_resolution_query* q, contactbench_pfc_resolution_result* r) {
+  pfc_resolution_with({}, q, r);
+}
+// Planted slips of the family, as plugins: the smallest overlap wins; front and back swapped.
+void pfc_winner_smallest(const contactbench_pfc_resolution_query* q, contactbench_pfc_resolution_result* r) {
+  pfc_resolution_with({.winner_smallest = true}, q, r);
+}
+void pfc_side_flipped(const contactbench_pfc_resolution_query* q, contactbench_pfc_resolution_result* r) {
+  pfc_resolution_with({.side_flipped = true}, q, r);
+}
+// A link one way only.
+void pfc_one_way_link(const contactbench_pfc_resolution_query* q, contactbench_pfc_resolution_result* r) {
+  pfc_resolution_shim(q, r);
+  if (r->contact_count >= 2) r->contacts[0].links |= 2u, r->contacts[1].links &= ~1ull;
+}
+
 // Faulty plugins: a crash on the 7th call, an exit, a region outside the ABI.
 void crash_on_seventh(const contactbench_barrier_query* q, contactbench_barrier_result* r) {
   static int calls = 0;  // in the child: counts its own calls
@@ -150,9 +218,14 @@ void region_nine(const contactbench_closest_feature_query* q, contactbench_close
   r->region = 9;
 }
 
+// The statistics without time, and without the length of fast's decision trace in the
+// examples (pfc_resolution's plugin reports none).
 std::string untimed(const harness::FamilyStats& s) {
   auto j = s.to_json();
   j.erase("time_ns");
+  for (auto& [verdict, list] : j["examples"].items())
+    for (auto& e : list)
+      if (e.contains("fast") && e["fast"].is_object()) e["fast"].erase("decisions");
   return j.dump();
 }
 
@@ -174,7 +247,8 @@ BOOST_AUTO_TEST_CASE(our_fast_kernel_as_a_plugin_gets_the_fast_variants_statisti
       {"ccd", in_process("ccd", &ccd_shim)},
       {"edge_smoothing", in_process("edge_smoothing", &edge_smoothing_shim)},
       {"rounded_triangle_contact", in_process("rounded_triangle_contact", &rounded_triangle_contact_shim)},
-      {"ellipsoid_contact", in_process("ellipsoid_contact", &ellipsoid_contact_shim)}};
+      {"ellipsoid_contact", in_process("ellipsoid_contact", &ellipsoid_contact_shim)},
+      {"pfc_resolution", in_process("pfc_resolution", &pfc_resolution_shim)}};
   for (const auto& [name, p] : plugins)
     BOOST_TEST_CONTEXT(name) {
       const auto* f = harness::find_family(name);
@@ -187,9 +261,30 @@ BOOST_AUTO_TEST_CASE(our_fast_kernel_as_a_plugin_gets_the_fast_variants_statisti
       BOOST_TEST(plugged.total.queries == fast.total.queries);
       BOOST_TEST(untimed(plugged) == untimed(fast));
     }
-  // Families without a C ABI say so (the CLI refuses --plugin for them).
-  BOOST_TEST(!harness::find_family("pfc_resolution")->plugin_abi);
+  // Every gated family has a C ABI.
+  for (const auto& f : harness::families())
+    if (f.gated()) BOOST_TEST(f.plugin_abi, f.name);
 }
+
+// pfc_resolution's plugin reports no decision trace; its rule (any reference decision within
+// fast's bound excuses a difference) still finds planted slips wrong, and the query's
+// previous contacts are read in place as the header's struct.
+BOOST_AUTO_TEST_CASE(pfc_resolution_slips_as_plugins_are_wrong) {
+  static_assert(sizeof(cases::PfcPrevious) == sizeof(contactbench_pfc_previous));
+  const cases::PfcPrevious prev{7, {1, 2, 3}};
+  const auto* c = reinterpret_cast<const contactbench_pfc_previous*>(&prev);
+  BOOST_TEST(c->facet == 7);
+  BOOST_TEST((c->wall_point[0] == 1 && c->wall_point[1] == 2 && c->wall_point[2] == 3));
+  const auto* f = harness::find_family("pfc_resolution");
+  for (auto* slip : {&pfc_winner_smallest, &pfc_side_flipped}) {
+    const auto p = in_process("pfc_resolution", slip);
+    harness::CheckOptions o{.n = 2000, .seed = 3, .canonical = true, .timing = false, .plugin = &p};
+    const auto s = f->check(o).total;
+    BOOST_TEST_MESSAGE("pfc slip as plugin: " << s.queries << " queries, " << s.wrong << " wrong");
+    BOOST_TEST(s.wrong > 0u);
+  }
+}
+
 
 BOOST_AUTO_TEST_CASE(a_crash_or_exit_is_a_plugin_error_naming_the_query_not_a_verdict) {
   const auto* f = harness::find_family("barrier");
@@ -254,6 +349,11 @@ BOOST_AUTO_TEST_CASE(a_count_beyond_capacity_is_a_plugin_error) {
   const auto s = message("ellipsoid_contact", three);
   BOOST_TEST_INFO(s);
   BOOST_TEST(s.find("field state: 3 is not a state") != std::string::npos);
+  const auto one_way = in_process("pfc_resolution", &pfc_one_way_link);
+  const auto w = message("pfc_resolution", one_way);
+  BOOST_TEST_INFO(w);
+  BOOST_TEST(w.find("field contacts[0].links: bit 1 is not a link to another contact that links back") !=
+             std::string::npos);
   const auto five = in_process("edge_smoothing", &zone_five);
   const auto z = message("edge_smoothing", five);
   BOOST_TEST_INFO(z);
