@@ -607,7 +607,8 @@ Refined stage(const cases::CcdQuery& q, Span span, int base_depth, int budget, i
 // excluded on the whole interval: settled; no simple root: coplanar or parallel motion, a
 // double root at a graze; a test that fails) returns false. `nodes`: span evaluations.
 bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdFault fault,
-                int& nodes, Refined& out) {
+                int& nodes, Refined& out, bool& f_flat) {
+  f_flat = false;
   using S = Search<DDTraits>;
   const bool vf = q.kind == cases::CcdKind::vertex_face;
   S s{6, 0, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
@@ -641,11 +642,11 @@ bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdF
   double x = c0 != c3 ? std::clamp(c0 / (c0 - c3), 0.0, 1.0) : 0.5;
   for (int it = 0; it < 6; ++it) {
     const double d = slope(x);
-    if (!(std::abs(d) > 0)) return false;
+    if (!(std::abs(d) > 0)) return f_flat = true, false;
     x = std::clamp(x - value(x) / d, 0.0, 1.0);
   }
   const double h = 8 * n.ef / std::abs(slope(x)) * w * round_up;  // time units
-  if (!(h <= 0x1p-49 && h < w / 8)) return false;
+  if (!(h <= 0x1p-49 && h < w / 8)) return f_flat = true, false;
   const DD r = two_sum(b, x * w);  // exact: x w is a double (w a power of 2)
   auto less = [](DD a, DD c) { return a.hi < c.hi || (a.hi == c.hi && a.lo < c.lo); };
   DD r0 = r - DD{h, 0}, r1 = r + DD{h, 0};
@@ -657,11 +658,157 @@ bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdF
     // coplanar or grazing motion) would give up near misses the bisection down to 2^-100
     // separates (measured with 2^-49 instead: 6 new false positives and 3 fewer in the
     // 200,000 queries of check, seed 1; with 2^-92 none new): let it decide.
-    if (h > 0x1p-92) return false;
+    if (h > 0x1p-92) return f_flat = true, false;
     out = {true, std::max(S::down(r0), known), finite_node(n, 6) && s.contact_certain(n), false};
     return true;
   }
   if (less(r1, hi) && !f_excluded(r1, hi)) return false;
+  out = {false, 1, false, false};
+  return true;
+}
+
+// The sweep, for blocks where f has no usable simple root (f identically or nearly zero:
+// parallel edges, coplanar motion). Other conditions then decide where exclusion ends: for
+// parallel edges the pair quadratics c_k (c = w x db or w x da; the pair (m_k - c_k,
+// m_k + c_k) is strictly opposite while |c_k| > |m_k|, and m = 0), for coplanar motion the
+// inside conditions g_j (a point entering the triangle across an edge, edges starting to
+// cross). The candidate roots of these polynomials in the block (sign changes of their
+// double approximations on a grid, bisection, one Newton step in double-double: guesses
+// only) cut [b, b + w] into spans [cur, r - h] and [r - h, r + h], h = 8 e / |P'(r)| the
+// distance at which P is certainly nonzero, in increasing order; each is tested with every
+// condition (Search::excluded_span, certified). The first span that is not excluded ends the
+// sweep: it is the answer's leaf when it is a middle span no wider than 2^-91 (as narrow as
+// the root-span leaves of root_spans, so the same resolution argument holds; everything
+// before it was excluded, so its left end is a lower bound of t*), else the sweep gives up
+// (returns false, the block is bisected). All spans excluded up to b + w: no contact there.
+// At most max_spans span evaluations (plus the block's own node).
+// A span evaluation computes every condition afresh (about 7 bisection nodes' work), so the
+// sweep only pays for itself where bisection would go deep: on the first blocks around a
+// leaf of the double search (width <= 2^-40), not on the wider ones of a long near contact.
+constexpr int sweep_min_depth = 40;
+bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, CcdFault fault,
+                 int max_spans, int& nodes, Refined& out) {
+  using S = Search<DDTraits>;
+  const bool vf = q.kind == cases::CcdKind::vertex_face;
+  S s{6, 0, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
+  Node<DDTraits> n;
+  const DD lo{b, 0}, hi{b + w, 0};
+  ++nodes;
+  root_node<DDTraits>(q, Span{lo, hi}, s.nq, n, fault);
+  if (!finite_node(n, 6)) return false;
+  // Candidate polynomials (Bernstein coefficients on the block, degree <= 4) with bounds.
+  struct Cand {
+    DD c[5];
+    int d;
+    double e;
+  };
+  Cand cand[12];
+  int nc = 0;
+  for (int j = 0; j < s.nface; ++j) {
+    cand[nc] = {{}, 4, n.eg[j]};
+    for (int k = 0; k <= 4; ++k) cand[nc].c[k] = n.g[j][k];
+    ++nc;
+  }
+  for (int i = 0; i < s.nq; i += 2) {  // (m_k + c_k) - (m_k - c_k) = 2 c_k
+    cand[nc] = {{}, 2, (n.eq[i] + n.eq[i + 1]) * round_up};
+    for (int k = 0; k <= 2; ++k) cand[nc].c[k] = n.q[i + 1][k] - n.q[i][k];
+    ++nc;
+  }
+  auto eval = [](const Cand& p, double x) {  // de Casteljau in double (a guess)
+    double v[5];
+    for (int k = 0; k <= p.d; ++k) v[k] = p.c[k].hi;
+    for (int l = p.d; l > 0; --l)
+      for (int k = 0; k < l; ++k) v[k] = (1 - x) * v[k] + x * v[k + 1];
+    return v[0];
+  };
+  auto eval_dd = [](const Cand& p, double x) {  // the same in double-double
+    DD v[5];
+    for (int k = 0; k <= p.d; ++k) v[k] = p.c[k];
+    const DD xx{x, 0}, y = DD{1, 0} - xx;
+    for (int l = p.d; l > 0; --l)
+      for (int k = 0; k < l; ++k) v[k] = y * v[k] + xx * v[k + 1];
+    return v[0];
+  };
+  auto slope = [](const Cand& p, double x) {  // d/dx: degree d - 1 on the differences
+    double v[4];
+    for (int k = 0; k < p.d; ++k) v[k] = p.d * (p.c[k + 1].hi - p.c[k].hi);
+    for (int l = p.d - 1; l > 0; --l)
+      for (int k = 0; k < l; ++k) v[k] = (1 - x) * v[k] + x * v[k + 1];
+    return v[0];
+  };
+  struct Root {
+    DD t;
+    double h;
+  };
+  Root roots[16];
+  int nr = 0;
+  constexpr int grid = 16;
+  for (int i = 0; i < nc && nr < 16; ++i) {
+    const Cand& p = cand[i];
+    bool flat = true;  // identically zero within its bound: it cannot exclude anything
+    for (int k = 0; k <= p.d; ++k) flat = flat && std::abs(p.c[k].hi) <= p.e;
+    if (flat) continue;
+    double xa = 0, va = eval(p, 0);
+    for (int g = 1; g <= grid && nr < 16; ++g) {
+      const double xb = double(g) / grid, vb = eval(p, xb);
+      if ((va < 0 && vb >= 0) || (va > 0 && vb <= 0)) {
+        double l = xa, r = xb, vl = va;  // 8 bisections, then Newton inside the bracket
+        for (int it = 0; it < 8; ++it) {
+          const double m = 0.5 * (l + r), vm = eval(p, m);
+          if ((vl < 0) == (vm < 0) && vm != 0) { l = m; vl = vm; } else r = m;
+        }
+        double x = 0.5 * (l + r);
+        for (int it = 0; it < 4; ++it) {
+          const double dv = slope(p, x);
+          if (!(std::abs(dv) > 0)) break;
+          x = std::clamp(x - eval(p, x) / dv, l, r);
+        }
+        r = x;
+        const double d = slope(p, r);
+        if (std::abs(d) > 0) {
+          const DD v = eval_dd(p, r);
+          const double dx = (v.hi + v.lo) / d;
+          const double h = 8 * p.e / std::abs(d) * w * round_up;
+          if (std::abs(dx) < 0x1p-20 && h <= 0x1p-92)  // wider middles could not be leaves
+            roots[nr++] = {two_sum(b, r * w) + DD{-dx * w, 0}, h};  // r w, dx w exact
+        }
+      }
+      xa = xb;
+      va = vb;
+    }
+  }
+  auto less = [](DD a, DD c) { return a.hi < c.hi || (a.hi == c.hi && a.lo < c.lo); };
+  std::sort(roots, roots + nr, [&](const Root& a, const Root& c) { return less(a.t, c.t); });
+  auto excluded = [&](DD ta, DD tb) {
+    ++nodes;
+    root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+    return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
+  };
+  DD cur = lo;
+  int spans = 0;
+  for (int i = 0; i < nr; ++i) {
+    DD r0 = roots[i].t - DD{roots[i].h, 0}, r1 = roots[i].t + DD{roots[i].h, 0};
+    if (less(r0, cur)) r0 = cur;
+    if (less(hi, r1)) r1 = hi;
+    if (!less(cur, r1)) continue;  // already excluded
+    if (spans + 2 > max_spans) return false;
+    if (less(cur, r0)) {
+      ++spans;
+      if (!excluded(cur, r0)) return false;
+    }
+    ++spans;
+    if (!excluded(r0, r1)) {
+      const DD width = r1 - r0;
+      if (!(width.hi <= 0x1p-91)) return false;
+      out = {true, std::max(S::down(r0), known), false, false};
+      return true;
+    }
+    cur = r1;
+  }
+  if (less(cur, hi)) {
+    if (spans + 1 > max_spans) return false;
+    if (!excluded(cur, hi)) return false;
+  }
   out = {false, 1, false, false};
   return true;
 }
@@ -704,6 +851,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   // misses that double precision cannot separate from a touch.
   int dd_budget = ccd_max_nodes_dd;
   int jump_budget = ccd_max_nodes_jump;  // jumps never cut the search short: they stop
+  bool sweep = true;  // sweep_spans until one fails
   auto refine = [&](double t0, int depth, double known, Ask ask, int& dd_budget) -> Refined {
     int& budget = ask == Ask::jump ? jump_budget : dd_budget;
     if (budget < 4) {  // root_spans evaluates up to 4 spans
@@ -712,9 +860,10 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
     }
     tr.second_stage = true;
     Refined r;
+    bool f_flat = false;  // f has no simple root that root_spans can use
     if (budget >= 4) {
       int nodes = 0;
-      const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), known, fault, nodes, r);
+      const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), known, fault, nodes, r, f_flat);
       tr.nodes += nodes;
       budget -= nodes;
       if (settled) {
@@ -723,6 +872,18 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       }
     }
     if (ask == Ask::jump) return {false, 1, false, false, false};
+    if (budget >= 4 && sweep && f_flat && depth >= sweep_min_depth) {
+      int nodes = 0;
+      const bool settled = sweep_spans(q, t0, std::ldexp(1.0, -depth), known, fault,
+                                       std::min(budget - 1, ccd_max_spans_sweep), nodes, r);
+      tr.nodes += nodes;
+      budget -= nodes;
+      if (settled) {
+        tr.sweep = true;
+        return r;
+      }
+      sweep = false;  // the conditions have no usable simple roots here: bisect from now on
+    }
     if (budget <= 0) return {true, t0, false, true};
     int none = 0;
     const int before = tr.nodes;

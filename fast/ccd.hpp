@@ -35,7 +35,16 @@
 // h <= 2^-92, as narrow as the bisection's leaves, else the block is bisected down to
 // width 2^-100 instead). This settles contacts that no sub-interval can prove (touching at
 // t = 0 or t = 1, a point on an edge, edges meeting at an endpoint) with a few span
-// evaluations instead of ~100 levels of bisection. The same spans are tried once per depth
+// evaluations instead of ~100 levels of bisection. When f has no usable simple root (f
+// identically or nearly zero: parallel edges, coplanar motion), a block of width <= 2^-40 is
+// first swept (sweep_spans in ccd.cpp): the simple roots r of the other conditions (the
+// inside conditions g_j, and for edge-edge the pairs' c_k) cut it into spans [cur, r - h],
+// [r - h, r + h] (h = 8 e / |P'(r)| <= 2^-92), tested in order with every condition; the
+// first span not excluded is the answer's leaf when it is such a middle span (width
+// <= 2^-91, the same resolution as root-span leaves; everything before it excluded, so its
+// left end bounds t* from below), else the block is bisected; all excluded: no contact in the
+// block. At most ccd_max_spans_sweep span evaluations, counted in ccd_max_nodes_dd; after a
+// sweep that fails the query bisects. The same spans are tried once per depth
 // 12, 24, 36 of stage 1 on an interval it can neither exclude nor prove (a "jump"; at most
 // ccd_max_nodes_jump span evaluations per query, and none after the first that fails).
 // Stage 2 settles near misses a double cannot separate from a touch, and reports a hit when
@@ -125,6 +134,7 @@ struct CcdTrace {
   bool second_stage = false;      // the double-double stage ran
   bool budget_exhausted = false;  // some stage stopped on its node budget
   bool root_spans = false;        // an interval was settled by the spans around f's root
+  bool sweep = false;             // a block was settled by the sweep over other conditions' roots
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
@@ -151,6 +161,7 @@ inline constexpr int ccd_max_nodes = 1000;     // double stage
 inline constexpr int ccd_max_depth_dd = 100;
 inline constexpr int ccd_max_nodes_dd = 400;   // double-double stage
 inline constexpr int ccd_max_nodes_jump = 32;  // double-double spans tried from the double stage
+inline constexpr int ccd_max_spans_sweep = 6;  // spans of one sweep (part of ccd_max_nodes_dd)
 
 // Stated bounds of the deviations (see "Deviations" above; the comparison rule of
 // harness/pairs/ccd.hpp uses them).

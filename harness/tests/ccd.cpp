@@ -608,11 +608,58 @@ BOOST_AUTO_TEST_CASE(parallel_sliding_edges_are_decided_by_the_block_bisection) 
   BOOST_TEST(hit.toi <= 0.5);
   BOOST_TEST(hit.toi >= 0.5 - 0x1p-47);
   BOOST_TEST(tr.second_stage);
+  BOOST_TEST(tr.sweep);  // settled at the root of the pair c_z = (w x db)_z = 2t - 1
   BOOST_TEST(!tr.budget_exhausted);
   const auto miss = contactbench::fast::ccd(ee(0x1p-20), &tr);
   BOOST_TEST(!miss.hit);
   BOOST_TEST(contactbench::reference::ccd(ee(0)).hit);
   BOOST_TEST(!contactbench::reference::ccd(ee(0x1p-20)).hit);
+}
+
+// Coplanar motion (f = 0 identically) with a contact at a simple root of an inside condition:
+// the sweep places it (fast::CcdTrace::sweep). Expected answers by hand, in exact arithmetic.
+// Edge-edge: a from (0,0,0) to (1,0,0), static; b vertical in the plane z = 0 at x = x_b,
+// from (x_b, 1 - 2t, 0) to (x_b, 2 - 2t, 0). m = da x db = (0,0,1); the common point of the
+// lines is (x_b, 0, 0): s = x_b on a, u = 2t - 1 on b. With x_b = 1/2 the edges first touch
+// when u = 0 (b's end reaches a): t* = 1/2. With x_b = 1 + 2^-52 they never touch (s > 1 by
+// 2^-52, below the double search's bounds: the sweep's spans in double-double exclude it).
+// Vertex-face: triangle (0,0,0), (1,0,0), (0,1,0), static; p = (2t - 1, 1/4, 0) in its plane
+// enters across the edge x = 0 at t* = 1/2.
+BOOST_AUTO_TEST_CASE(coplanar_contacts_are_settled_by_the_sweep) {
+  auto ee = [](double xb) {
+    CcdQuery q;
+    q.kind = CcdKind::edge_edge;
+    const Vec3 a0(0, 0, 0), a1(1, 0, 0);
+    q.x = {a0, a1, Vec3(xb, 1, 0), Vec3(xb, 2, 0), a0, a1, Vec3(xb, -1, 0), Vec3(xb, 0, 0)};
+    return q;
+  };
+  CcdQuery vf;
+  vf.kind = CcdKind::vertex_face;
+  const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
+  vf.x = {Vec3(-1, 0.25, 0), a, b, c, Vec3(1, 0.25, 0), a, b, c};
+  struct Case {
+    const char* name;
+    CcdQuery q;
+    bool hit;
+  };
+  const Case cases[] = {{"edges_touch_at_one_half", ee(0.5), true},
+                        {"edges_miss_by_2^-52", ee(1 + 0x1p-52), false},
+                        {"point_enters_at_one_half", vf, true}};
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.name) {
+      contactbench::fast::CcdTrace tr;
+      const auto f = contactbench::fast::ccd(c.q, &tr);
+      BOOST_TEST(f.hit == c.hit);
+      BOOST_TEST(!f.cut_short);
+      BOOST_TEST(tr.sweep);
+      BOOST_TEST(!tr.budget_exhausted);
+      if (c.hit) {
+        BOOST_TEST(f.toi <= 0.5);  // a lower bound of t* = 1/2
+        BOOST_TEST(f.toi >= 0.5 - 0x1p-47);
+      }
+      BOOST_TEST(contactbench::reference::ccd(c.q).hit == c.hit);  // the oracle agrees
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
