@@ -536,6 +536,31 @@ BOOST_AUTO_TEST_CASE(fast_on_the_public_set_has_no_false_negative) {
   BOOST_TEST(fp <= 20u);  // the target
 }
 
+// A query with a hand-derived answer (t*: the first contact time when hit) that a given path
+// of the fast search (a CcdTrace flag) must settle: same answer as by hand and as the
+// oracle, not cut short, toi a lower bound of t* within one leaf (fast::ccd_toi_gap_bound).
+struct SettledCase {
+  const char* name;
+  CcdQuery q;
+  bool hit;
+  double t;
+};
+void expect_settled(const SettledCase& c, bool contactbench::fast::CcdTrace::*path) {
+  BOOST_TEST_CONTEXT(c.name) {
+    contactbench::fast::CcdTrace tr;
+    const auto f = contactbench::fast::ccd(c.q, &tr);
+    BOOST_TEST(f.hit == c.hit);
+    BOOST_TEST(!f.cut_short);
+    BOOST_TEST(tr.*path);  // the path under test settled it
+    BOOST_TEST(!tr.budget_exhausted);
+    if (c.hit) {
+      BOOST_TEST(f.toi <= c.t);
+      BOOST_TEST(f.toi >= c.t - 0x1p-47);
+    }
+    BOOST_TEST(contactbench::reference::ccd(c.q).hit == c.hit);  // the oracle agrees
+  }
+}
+
 // Contacts the double search cannot prove (f's end values not certified at t = 0 or 1, or a
 // contact on an edge: g_k = 0 there) used to descend in double-double from t = 0 to depth 100;
 // now the double-double stage places f's root and settles them with three spans
@@ -549,14 +574,7 @@ BOOST_AUTO_TEST_CASE(unprovable_contacts_are_settled_by_root_spans) {
     q.x = {p0, a, b, c, p1, a, b, c};
     return q;
   };
-  constexpr double leaf = 0x1p-47;  // fast::ccd_toi_gap_bound
-  struct Case {
-    const char* name;
-    CcdQuery q;
-    bool hit;
-    double t;  // t* when hit
-  };
-  const Case cases[] = {
+  const SettledCase cases[] = {
       // p on the face at t = 0, leaving it: f = t * |n|^2 >= 0 never changes sign; t* = 0.
       {"touch_t0", vf(Vec3(0.25, 0.25, 0), Vec3(0.25, 0.25, 1)), true, 0},
       // p reaches the face exactly at t = 1 (z = 1 - t): f(1) = 0; t* = 1.
@@ -570,30 +588,17 @@ BOOST_AUTO_TEST_CASE(unprovable_contacts_are_settled_by_root_spans) {
       // (a hit would be an excused false positive; this asserts it is not one).
       {"vertex_beside_edge", vf(Vec3(0.5 + 0x1p-52, 0.5, 1), Vec3(0.5 + 0x1p-52, 0.5, -1)), false, 0},
   };
-  for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.name) {
-      contactbench::fast::CcdTrace tr;
-      const auto f = contactbench::fast::ccd(c.q, &tr);
-      BOOST_TEST(f.hit == c.hit);
-      BOOST_TEST(!f.cut_short);
-      BOOST_TEST(tr.root_spans);  // the new stage settled it
-      BOOST_TEST(!tr.budget_exhausted);
-      if (c.hit) {
-        BOOST_TEST(f.toi <= c.t);  // a lower bound of t*
-        BOOST_TEST(f.toi >= c.t - leaf);
-      }
-      BOOST_TEST(contactbench::reference::ccd(c.q).hit == c.hit);  // the oracle agrees
-    }
-  }
+  for (const auto& c : cases) expect_settled(c, &contactbench::fast::CcdTrace::root_spans);
 }
 
-// Parallel edges (m = da x db = 0 for all t, so f = 0 identically: no root to place) fall
-// back to the double-double bisection of the block around the surviving leaf. Edge a from
+// Parallel edges (m = da x db = 0 for all t, so f = 0 identically: no root to place) are
+// settled by the sweep at the root of a pair condition (c = w x db, c_z = 2t - 1 here; the
+// pair (m_z - c_z, m_z + c_z) is strictly opposite until t = 1/2). Edge a from
 // (0,0,0) to (1,0,0), static; edge b parallel to it, x in [0.5, 1.5], moving in y from 1 to -1
 // (y = 1 - 2t) at height z: with z = 0 it slides over a (overlap x in [0.5, 1]) from t* = 1/2
 // on; with z = 2^-20 it passes 2^-20 above (a miss, above the cap 2^-22 of the bound for
 // parallel edges).
-BOOST_AUTO_TEST_CASE(parallel_sliding_edges_are_decided_by_the_block_bisection) {
+BOOST_AUTO_TEST_CASE(parallel_sliding_edges_are_decided_by_the_sweep) {
   auto ee = [](double z) {
     CcdQuery q;
     q.kind = CcdKind::edge_edge;
@@ -637,29 +642,10 @@ BOOST_AUTO_TEST_CASE(coplanar_contacts_are_settled_by_the_sweep) {
   vf.kind = CcdKind::vertex_face;
   const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
   vf.x = {Vec3(-1, 0.25, 0), a, b, c, Vec3(1, 0.25, 0), a, b, c};
-  struct Case {
-    const char* name;
-    CcdQuery q;
-    bool hit;
-  };
-  const Case cases[] = {{"edges_touch_at_one_half", ee(0.5), true},
-                        {"edges_miss_by_2^-52", ee(1 + 0x1p-52), false},
-                        {"point_enters_at_one_half", vf, true}};
-  for (const auto& c : cases) {
-    BOOST_TEST_CONTEXT(c.name) {
-      contactbench::fast::CcdTrace tr;
-      const auto f = contactbench::fast::ccd(c.q, &tr);
-      BOOST_TEST(f.hit == c.hit);
-      BOOST_TEST(!f.cut_short);
-      BOOST_TEST(tr.sweep);
-      BOOST_TEST(!tr.budget_exhausted);
-      if (c.hit) {
-        BOOST_TEST(f.toi <= 0.5);  // a lower bound of t* = 1/2
-        BOOST_TEST(f.toi >= 0.5 - 0x1p-47);
-      }
-      BOOST_TEST(contactbench::reference::ccd(c.q).hit == c.hit);  // the oracle agrees
-    }
-  }
+  const SettledCase cases[] = {{"edges_touch_at_one_half", ee(0.5), true, 0.5},
+                               {"edges_miss_by_2^-52", ee(1 + 0x1p-52), false, 0},
+                               {"point_enters_at_one_half", vf, true, 0.5}};
+  for (const auto& c : cases) expect_settled(c, &contactbench::fast::CcdTrace::sweep);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
