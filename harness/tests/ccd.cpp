@@ -551,7 +551,8 @@ void expect_settled(const SettledCase& c, bool contactbench::fast::CcdTrace::*pa
     const auto f = contactbench::fast::ccd(c.q, &tr);
     BOOST_TEST(f.hit == c.hit);
     BOOST_TEST(!f.cut_short);
-    BOOST_TEST(tr.*path);  // the path under test settled it
+    const bool settled = tr.*path;  // the path under test settled it
+    BOOST_TEST(settled);
     BOOST_TEST(!tr.budget_exhausted);
     if (c.hit) {
       BOOST_TEST(f.toi <= c.t);
