@@ -22,11 +22,34 @@
 // Bernstein form), or when the swept axis-aligned boxes of the two primitives over it are
 // disjoint. A sub-interval is proven to hold a contact when f has certified opposite signs
 // at its ends and the strict inside conditions (g_k > 0 for the barycentric / intersection
-// parameters) hold on all of it. Stage 1 (double) stops at the first unexcluded
-// sub-interval of width 2^-48 (or on its node budget); if a contact was proven on the way
-// the answer is final. Otherwise stage 2 repeats the search in double-double arithmetic
-// (bounds about 2^48 times smaller, width down to 2^-100): it settles near misses a double
-// cannot separate from a touch, and reports a hit when it cannot exclude everything.
+// parameters) hold on all of it; below such a sub-interval every root of f is a contact,
+// so only f is subdivided and tested there (the first root of f is t*). Stage 1 (double)
+// searches to width 2^-48. A leaf it can neither exclude nor prove goes to stage 2, in
+// double-double arithmetic (bounds about 2^48 times smaller), over that leaf's aligned
+// ancestor 4 levels up only (the block; 8, 12, ... levels for the next leaves of the same
+// query, so a long stretch of near contact takes few blocks); when stage 2 excludes the
+// block, stage 1 resumes after it. Stage 2 first places the root r of f in the block
+// (Newton on f's coefficients, a guess) and tests the spans [b, r - h], [r - h, r + h],
+// [r + h, e] with h = 8 e_f / |f'(r)|: f alone must exclude the outer two, every condition
+// the middle one, else the middle span is the answer's leaf (toi = r - h; taken only when
+// h <= 2^-92, as narrow as the bisection's leaves, else the block is bisected down to
+// width 2^-100 instead). This settles contacts that no sub-interval can prove (touching at
+// t = 0 or t = 1, a point on an edge, edges meeting at an endpoint) with a few span
+// evaluations instead of ~100 levels of bisection. When f has no usable simple root (f
+// identically or nearly zero: parallel edges, coplanar motion), a block of width <= 2^-40 is
+// first swept (sweep_spans in ccd.cpp): the simple roots r of the other conditions (the
+// inside conditions g_j, and for edge-edge the pairs' c_k) cut it into spans [cur, r - h],
+// [r - h, r + h] (h = 8 e / |P'(r)| <= 2^-92), tested in order with every condition; the
+// first span not excluded is the answer's leaf when it is such a middle span (width
+// <= 2^-91, the same resolution as root-span leaves; everything before it excluded, so its
+// left end bounds t* from below), else the block is bisected; all excluded: no contact in the
+// block. At most ccd_max_spans_sweep span evaluations, counted in ccd_max_nodes_dd; after a
+// sweep that fails the query bisects. The same spans are tried once per depth
+// 12, 24, 36 of stage 1 on an interval it can neither exclude nor prove (a "jump"; at most
+// ccd_max_nodes_jump span evaluations per query, and none after the first that fails).
+// Stage 2 settles near misses a double cannot separate from a touch, and reports a hit when
+// it cannot exclude everything. Coefficients on a sub-interval [ta, tb] are computed
+// directly from the positions there (below), not by subdividing [0, 1].
 //
 // Certified error bound. Every coefficient is one expression tree of +, -, * on the
 // rounded coordinate differences, of depth <= 13 (roundings along any path, the difference
@@ -37,12 +60,23 @@
 // underflow). Each de Casteljau halving adds at most d u max|coef| + 2^-1070 to the bound of
 // a degree-d polynomial (averages of bounded errors stay bounded). In double-double the
 // differences are exact (TwoSum) and each operation has relative error <= 8u^2 (Joldes,
-// Muller, Popescu 2017), giving 2^-97 A. All bounds are rounded up. Inputs beyond 2^200 in
+// Muller, Popescu 2017), giving 2^-97 A (12 roundings: 96 u^2 < 2^-99). On a sub-interval
+// [ta, tb] (stage 2 only) the leaves are the differences at ta and tb,
+// d(t) = (1 - t) d0 + t d1 with d0, d1 the exact differences at t = 0 and 1: three
+// roundings along any path (1 - t, each product, the sum), each relative to its own exact
+// result, so |computed - d(t)| <= gamma_3 ((1 - t)|d0| + t|d1|) and the leaf's magnitude is
+// (1 - t)|d0| + t|d1| (no larger than at the ends; the form d0 + t (d1 - d0) has magnitude
+// |d0| + t (|d0| + |d1|), up to 2^4 times worse for a degree-4 tree, which cost false
+// positives on collapsing and parallel motions). The Bernstein coefficients of the
+// products on [ta, tb] follow from the end values exactly as on [0, 1]. Depth 12 + 3 = 15
+// roundings: gamma_15 at 8u^2 is 120 u^2 (1 + 2^-98) < 2^-99, so 2^-97 A still holds with a
+// factor 4 of slack for evaluating A in double. All bounds are rounded up. Inputs beyond 2^200 in
 // magnitude or non-finite values make the query report a hit at t = 0 (never silent).
 //
 // Guarantees: never misses a contact (hit is false only when no contact exists in exact
 // arithmetic); when hit, toi <= t* (a certified lower bound). Worst case per query: at most
-// ccd_max_nodes = 1000 double sub-intervals plus ccd_max_nodes_dd = 400 double-double ones,
+// ccd_max_nodes = 1000 double sub-intervals plus ccd_max_nodes_dd = 400 double-double ones
+// (subdivisions or span evaluations) plus ccd_max_nodes_jump = 32 span evaluations,
 // whatever the input (measured times: README, family ccd). Memory: the search
 // stack lives on the heap, one per thread (about 0.2 MB, allocated on first use), so the
 // function runs on small thread stacks; it is thread-safe and deterministic.
@@ -54,7 +88,9 @@
 // coefficients overflow. (b) is flagged in the result (CcdResult::cut_short) and may be
 // arbitrarily far from any contact; it never occurred on the public or generated sets. For
 // (a) the stated bound is: the separation (minimum distance over the step / ccd_scale) is
-// at most ccd_separation_bound = 2^-36. Derivation: at a surviving leaf every condition is
+// at most ccd_separation_bound = 2^-36. (A stage-2 leaf — a bisection leaf or a middle span
+// of width 2h <= 2^-91 — is narrower than a double leaf and its bounds are smaller, so what
+// follows holds for it a fortiori.) Derivation: at a surviving leaf every condition is
 // within its certified error bound plus its variation over the leaf of the value contact
 // needs: relative to its magnitude tree A, at most 16u (root) + 48 halvings x 4u + 2^-46
 // (variation over a 2^-48 leaf) <= 2^-44 in the double stage (2^-92 in double-double). A
@@ -97,6 +133,8 @@ struct CcdTrace {
   int nodes = 0;                  // both stages
   bool second_stage = false;      // the double-double stage ran
   bool budget_exhausted = false;  // some stage stopped on its node budget
+  bool root_spans = false;        // an interval was settled by the spans around f's root
+  bool sweep = false;             // a block was settled by the sweep over other conditions' roots
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
@@ -122,6 +160,8 @@ inline constexpr int ccd_max_depth = 48;
 inline constexpr int ccd_max_nodes = 1000;     // double stage
 inline constexpr int ccd_max_depth_dd = 100;
 inline constexpr int ccd_max_nodes_dd = 400;   // double-double stage
+inline constexpr int ccd_max_nodes_jump = 32;  // double-double spans tried from the double stage
+inline constexpr int ccd_max_spans_sweep = 6;  // spans of one sweep (part of ccd_max_nodes_dd)
 
 // Stated bounds of the deviations (see "Deviations" above; the comparison rule of
 // harness/pairs/ccd.hpp uses them).

@@ -83,6 +83,7 @@ int run_ccd_public(const ScenarioOptions& o) {
                         {"max_nodes", fast::ccd_max_nodes},
                         {"max_depth_dd", fast::ccd_max_depth_dd},
                         {"max_nodes_dd", fast::ccd_max_nodes_dd},
+                        {"max_nodes_jump", fast::ccd_max_nodes_jump},
                         {"toi_gap_bound", fast::ccd_toi_gap_bound}};
   out["queries"] = std::move(records);
   write_json(o.out_dir + "/ccd_public.json", out);
