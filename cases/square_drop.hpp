@@ -177,6 +177,7 @@ class Simulator {
       }
       lap(&Profile::energy_ns);
       x_.swap(trial_);  // x += alpha * p (the same rounded values as the trial point)
+      factorized_at_x_ = false;
       e_last = e;       // the book recomputes IP_val(x): the same number
       search_direction();
       ++iter;
@@ -338,13 +339,20 @@ class Simulator {
   }
 
   // time_integrator.search_dir: assemble ∇IP and the projected Hessian at x, solve H p = -∇IP.
+  // The Hessian depends on x alone (m, springs, barrier; not on x̃), and a step's first
+  // direction is taken at the previous step's last iterate, where H was just factorized:
+  // that factorization is reused (the same values, so the same bits), and a step costs
+  // one factorization per Newton update, not one more.
   void search_direction() {
     const int ndof = 2 * nodes_;
+    const bool assemble = !factorized_at_x_;
     S* hv = H_.valuePtr();
-    std::fill(hv, hv + H_.nonZeros(), S(0));
+    if (assemble) {
+      std::fill(hv, hv + H_.nonZeros(), S(0));
+      // Inertia: m on the diagonal (InertiaEnergy.hess).
+      for (int i = 0; i < ndof; ++i) hv[diag_slot_[i]] += m_;
+    }
     for (int i = 0; i < ndof; ++i) spring_grad_[i] = S(0);
-    // Inertia: m on the diagonal (InertiaEnergy.hess).
-    for (int i = 0; i < ndof; ++i) hv[diag_slot_[i]] += m_;
     // Springs (MassSpringEnergy.grad / hess), Hessian entries scaled by h² one by one.
     Mat4 local;
     for (std::size_t s = 0; s < springs_.size(); ++s) {
@@ -354,6 +362,7 @@ class Simulator {
       const S gx = f * dx, gy = f * dy;
       spring_grad_[2 * e[0]] += gx; spring_grad_[2 * e[0] + 1] += gy;
       spring_grad_[2 * e[1]] -= gx; spring_grad_[2 * e[1] + 1] -= gy;
+      if (!assemble) continue;
       K::spring_hessian(dx, dy, l2_[s], k_, local);
       const auto& sl = spring_slots_[s];
       int kk = 0;
@@ -368,7 +377,7 @@ class Simulator {
       if (d < dhat_) {
         S bv, bh;
         K::barrier_terms(d, dhat_, kappa_, area_, bv, bg, bh);
-        hv[diag_slot_[2 * i + 1]] += h2_ * bh;
+        if (assemble) hv[diag_slot_[2 * i + 1]] += h2_ * bh;
       }
       // x: gravity and barrier have no x component.
       grad_[2 * i] = m_ * (x_[2 * i] - xtilde_[2 * i]) + h2_ * spring_grad_[2 * i];
@@ -376,10 +385,13 @@ class Simulator {
           m_ * (x_[2 * i + 1] - xtilde_[2 * i + 1]) + h2_ * (spring_grad_[2 * i + 1] + grav_y + bg);
     }
     lap(&Profile::assembly_ns);
-    solver_.refactorize(H_);
-    if (solver_.info() != Eigen::Success)
-      throw std::runtime_error("square_drop: Hessian factorization failed");
-    if (profile_) ++profile_->factorizations;
+    if (assemble) {
+      solver_.refactorize(H_);
+      if (solver_.info() != Eigen::Success)
+        throw std::runtime_error("square_drop: Hessian factorization failed");
+      factorized_at_x_ = true;
+      if (profile_) ++profile_->factorizations;
+    }
     lap(&Profile::factorization_ns);
     for (int i = 0; i < ndof; ++i) rhs_[new_index_[i]] = -grad_[i];
     sol_ = solver_.solve(rhs_);
@@ -397,6 +409,7 @@ class Simulator {
   std::vector<int> diag_slot_;
   std::vector<std::array<int, 10>> spring_slots_;
   double symbolic_ns_ = 0;
+  bool factorized_at_x_ = false;  // solver_ holds the factorization of H at the present x_
   Profile* profile_ = nullptr;
   std::chrono::steady_clock::time_point lap_start_;
   // H is symmetric positive definite (mass diagonal + PSD-projected springs + positive

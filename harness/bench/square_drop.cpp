@@ -15,7 +15,8 @@
 // besides seconds_per_step and newton_per_step, the seconds per step spent in assembly,
 // numeric factorization, solve, line-search CCD and line-search energy evaluations
 // (*_per_step, wall time), the one-off symbolic analysis (symbolic_seconds, excluded from
-// the timing), and energy evaluations per Newton iteration. The phases are wall time, so
+// the timing), factorizations per step (Newton updates, plus one for the whole run) and
+// energy evaluations per Newton iteration. The phases are wall time, so
 // on a busy machine read them as shares; n_seg = 64 takes about a minute.
 #include "harness/scenarios/square_drop.hpp"
 
