@@ -58,6 +58,13 @@ struct Params {
 // x-neighbours, then y-neighbours, then per cell the two diagonals (README "Square drop").
 std::vector<std::array<int, 2>> square_springs(int n_seg);
 
+// Nested dissection of the (n_seg+1)² node grid: the nodes in elimination order. A
+// rectangle of nodes is split across its longer side by the middle grid line, the two
+// halves are ordered first (recursively) and the line last. Springs join only neighbours
+// and the diagonals of a cell, so a whole grid line separates the halves. Its factor costs
+// fewer operations than AMD's at n_seg = 16, 32, 64, more at 4 and 8 (README "square_drop").
+std::vector<int> dissection_order(int n_seg);
+
 // numpy's LA.norm(p, inf) of p viewed as an N x 2 array (time_integrator.py): the largest
 // row sum |p_x| + |p_y| over nodes, not the largest entry (README "Square drop", step 3).
 template <class Vec>
@@ -75,6 +82,17 @@ typename Vec::Scalar node_inf_norm(const Vec& p) {
 // A safety net the book does not have: a Newton loop that never converges throws rather
 // than hanging the harness. The book's runs take at most a handful of iterations.
 inline constexpr int max_newton_iterations = 1000;
+
+// Where a run's time goes, by phase, summed over the steps taken while it is attached
+// (Simulator::attach_profile; harness/bench/square_drop.cpp). Without one no clock is read.
+struct Profile {
+  double assembly_ns = 0;       // gradient and projected Hessian values into the fixed pattern
+  double factorization_ns = 0;  // numeric LDLᵀ (the symbolic part is done once: symbolic_ns)
+  double solve_ns = 0;          // permute, two triangular solves, permute back
+  double ccd_ns = 0;            // line search: the ground CCD bound
+  double energy_ns = 0;         // line search: IP evaluations (the step's first one included)
+  long newton = 0, factorizations = 0, energy_evaluations = 0;
+};
 
 template <class K>
 class Simulator {
@@ -129,13 +147,19 @@ class Simulator {
   const std::vector<S>& rest_length2() const { return l2_; }
   const S& y_ground() const { return y_ground_; }
   const S& dhat() const { return dhat_; }
+  // The one-off symbolic work of the constructor (ordering, pattern, slots, elimination
+  // tree), ns; and the profile that step() adds its phases to (nullptr: none).
+  double symbolic_ns() const { return symbolic_ns_; }
+  void attach_profile(Profile* p) { profile_ = p; }
 
   // time_integrator.step_forward: one implicit-Euler step. Returns the number of Newton
   // updates taken (0 when the stopping test holds at x_n already).
   int step() {
     xtilde_ = x_ + v_ * h_;  // x + v * h
     xn_ = x_;
+    start_lap();
     S e_last = ip_value(x_);
+    lap(&Profile::energy_ns);
     search_direction();
     int iter = 0;
     while (node_inf_norm(p_) / h_ > tol_) {
@@ -143,6 +167,7 @@ class Simulator {
         throw std::runtime_error("square_drop: Newton did not converge");
       // Filter line search: CCD bound, then halve while the energy went up (equality accepted).
       S alpha = K::ground_ccd(x_, p_, y_ground_);
+      lap(&Profile::ccd_ns);
       S e;
       for (;;) {
         trial_ = x_ + alpha * p_;
@@ -150,12 +175,15 @@ class Simulator {
         if (!(e > e_last)) break;
         alpha /= 2;
       }
+      lap(&Profile::energy_ns);
       x_.swap(trial_);  // x += alpha * p (the same rounded values as the trial point)
+      factorized_at_x_ = false;
       e_last = e;       // the book recomputes IP_val(x): the same number
       search_direction();
       ++iter;
     }
     v_ = (x_ - xn_) / h_;
+    if (profile_) profile_->newton += iter;
     return iter;
   }
 
@@ -205,8 +233,21 @@ class Simulator {
     }
     return sum;
   }
+  // Profiling: start_lap() marks now; lap(&Profile::field) adds the time since the last
+  // mark to that field and marks again. Both do nothing without an attached profile.
+  void start_lap() {
+    if (profile_) lap_start_ = std::chrono::steady_clock::now();
+  }
+  void lap(double Profile::*field) {
+    if (!profile_) return;
+    const auto now = std::chrono::steady_clock::now();
+    profile_->*field += std::chrono::duration<double, std::nano>(now - lap_start_).count();
+    lap_start_ = now;
+  }
+
   // time_integrator.IP_val: inertia + h² (springs + gravity + barrier).
   S ip_value(const Vec& x) const {
+    if (profile_) ++profile_->energy_evaluations;
     S inertia(0);
     for (int i = 0; i < nodes_; ++i) {
       const S dx = x[2 * i] - xtilde_[2 * i], dy = x[2 * i + 1] - xtilde_[2 * i + 1];
@@ -216,15 +257,16 @@ class Simulator {
   }
 
   // The Hessian's sparsity pattern never changes (diagonal + the 4x4 block of every
-  // spring), so everything symbolic is done once here: a fill-reducing AMD ordering, the
+  // spring), so everything symbolic is done once here: a fill-reducing ordering, the
   // upper triangle of the permuted matrix P H Pᵀ, the value slot of every entry each spring
   // and node contributes to, and the elimination tree. The Newton loop then only writes
   // values into those slots and refactorizes: no permutation copy, no allocation.
+  // Two orderings are analysed, AMD and the grid's nested dissection, and the one whose
+  // factorization costs fewer operations (Σ over columns of L of nnz², from the symbolic
+  // analysis) is kept (measured: AMD at n_seg = 4 and 8, dissection at 16, 32, 64).
   void build_pattern() {
+    const auto t0 = std::chrono::steady_clock::now();
     const int ndof = 2 * nodes_;
-    auto spring_dofs = [](const std::array<int, 2>& e) {
-      return std::array<int, 4>{2 * e[0], 2 * e[0] + 1, 2 * e[1], 2 * e[1] + 1};
-    };
     std::vector<Eigen::Triplet<S, int>> trips;
     for (int i = 0; i < ndof; ++i) trips.emplace_back(i, i, S(1));
     for (const auto& e : springs_)
@@ -235,14 +277,35 @@ class Simulator {
     Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> pinv;
     Eigen::AMDOrdering<int>()(full, pinv);
     const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm = pinv.inverse();
-    new_index_.assign(perm.indices().data(), perm.indices().data() + ndof);
+    const std::vector<int> amd(perm.indices().data(), perm.indices().data() + ndof);
+    std::vector<int> dissection(ndof);  // node k of the order takes rows 2k, 2k+1
+    const std::vector<int> order = dissection_order(n_seg_);
+    for (int k = 0; k < nodes_; ++k) {
+      dissection[2 * order[k]] = 2 * k;
+      dissection[2 * order[k] + 1] = 2 * k + 1;
+    }
+    const double amd_cost = analyse(amd);
+    if (analyse(dissection) >= amd_cost) analyse(amd);
+    sol_ = Vec::Zero(ndof);
+    symbolic_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  static std::array<int, 4> spring_dofs(const std::array<int, 2>& e) {
+    return {2 * e[0], 2 * e[0] + 1, 2 * e[1], 2 * e[1] + 1};
+  }
+
+  // Makes dof i row/column index[i] of P H Pᵀ: the pattern, the slots and the symbolic
+  // factorization. Returns the factorization's operation count, Σ nnz(L column)².
+  double analyse(const std::vector<int>& index) {
+    const int ndof = 2 * nodes_;
+    new_index_ = index;
     // Upper triangle of the permuted matrix: entry (r, c) of H lands at (min, max) of the
     // new indices.
     auto upper = [&](int r, int c) {
       const int a = new_index_[r], b = new_index_[c];
       return std::pair<int, int>(std::min(a, b), std::max(a, b));
     };
-    trips.clear();
+    std::vector<Eigen::Triplet<S, int>> trips;
     for (int i = 0; i < ndof; ++i) trips.emplace_back(new_index_[i], new_index_[i], S(0));
     for (const auto& e : springs_)
       for (int r : spring_dofs(e))
@@ -272,17 +335,24 @@ class Simulator {
       spring_slots_.push_back(sl);
     }
     solver_.analyzePattern(H_);
-    sol_ = Vec::Zero(ndof);
+    return solver_.operations();
   }
 
   // time_integrator.search_dir: assemble ∇IP and the projected Hessian at x, solve H p = -∇IP.
+  // The Hessian depends on x alone (m, springs, barrier; not on x̃), and a step's first
+  // direction is taken at the previous step's last iterate, where H was just factorized:
+  // that factorization is reused (the same values, so the same bits), and a step costs
+  // one factorization per Newton update, not one more.
   void search_direction() {
     const int ndof = 2 * nodes_;
+    const bool assemble = !factorized_at_x_;
     S* hv = H_.valuePtr();
-    std::fill(hv, hv + H_.nonZeros(), S(0));
+    if (assemble) {
+      std::fill(hv, hv + H_.nonZeros(), S(0));
+      // Inertia: m on the diagonal (InertiaEnergy.hess).
+      for (int i = 0; i < ndof; ++i) hv[diag_slot_[i]] += m_;
+    }
     for (int i = 0; i < ndof; ++i) spring_grad_[i] = S(0);
-    // Inertia: m on the diagonal (InertiaEnergy.hess).
-    for (int i = 0; i < ndof; ++i) hv[diag_slot_[i]] += m_;
     // Springs (MassSpringEnergy.grad / hess), Hessian entries scaled by h² one by one.
     Mat4 local;
     for (std::size_t s = 0; s < springs_.size(); ++s) {
@@ -292,6 +362,7 @@ class Simulator {
       const S gx = f * dx, gy = f * dy;
       spring_grad_[2 * e[0]] += gx; spring_grad_[2 * e[0] + 1] += gy;
       spring_grad_[2 * e[1]] -= gx; spring_grad_[2 * e[1] + 1] -= gy;
+      if (!assemble) continue;
       K::spring_hessian(dx, dy, l2_[s], k_, local);
       const auto& sl = spring_slots_[s];
       int kk = 0;
@@ -306,19 +377,26 @@ class Simulator {
       if (d < dhat_) {
         S bv, bh;
         K::barrier_terms(d, dhat_, kappa_, area_, bv, bg, bh);
-        hv[diag_slot_[2 * i + 1]] += h2_ * bh;
+        if (assemble) hv[diag_slot_[2 * i + 1]] += h2_ * bh;
       }
       // x: gravity and barrier have no x component.
       grad_[2 * i] = m_ * (x_[2 * i] - xtilde_[2 * i]) + h2_ * spring_grad_[2 * i];
       grad_[2 * i + 1] =
           m_ * (x_[2 * i + 1] - xtilde_[2 * i + 1]) + h2_ * (spring_grad_[2 * i + 1] + grav_y + bg);
     }
-    solver_.refactorize(H_);
-    if (solver_.info() != Eigen::Success)
-      throw std::runtime_error("square_drop: Hessian factorization failed");
+    lap(&Profile::assembly_ns);
+    if (assemble) {
+      solver_.refactorize(H_);
+      if (solver_.info() != Eigen::Success)
+        throw std::runtime_error("square_drop: Hessian factorization failed");
+      factorized_at_x_ = true;
+      if (profile_) ++profile_->factorizations;
+    }
+    lap(&Profile::factorization_ns);
     for (int i = 0; i < ndof; ++i) rhs_[new_index_[i]] = -grad_[i];
     sol_ = solver_.solve(rhs_);
     for (int i = 0; i < ndof; ++i) p_[i] = sol_[new_index_[i]];
+    lap(&Profile::solve_ns);
   }
 
   int n_seg_, nodes_ = 0;
@@ -330,15 +408,25 @@ class Simulator {
   std::vector<int> new_index_;  // dof i is row/column new_index_[i] of P H Pᵀ
   std::vector<int> diag_slot_;
   std::vector<std::array<int, 10>> spring_slots_;
+  double symbolic_ns_ = 0;
+  bool factorized_at_x_ = false;  // solver_ holds the factorization of H at the present x_
+  Profile* profile_ = nullptr;
+  std::chrono::steady_clock::time_point lap_start_;
   // H is symmetric positive definite (mass diagonal + PSD-projected springs + positive
   // barrier), so an LDLᵀ factorization solves the same system as the book's general
   // sparse LU (scipy spsolve) in half the work and without pivoting; its symbolic part
   // is reused for every Newton iteration.
-  // The ordering is applied in build_pattern, so the solver sees a pre-ordered matrix;
+  // The ordering is applied in analyse, so the solver sees a pre-ordered matrix;
   // refactorize() calls Eigen's numeric factorization directly, skipping the wrapper's
   // temporary matrix header (its one heap allocation per iteration).
   struct Ldlt : Eigen::SimplicialLDLT<SpMat, Eigen::Upper, Eigen::NaturalOrdering<int>> {
     void refactorize(const SpMat& a) { this->template factorize_preordered<true>(a); }
+    double operations() const {
+      double sum = 0;
+      for (Eigen::Index k = 0; k < this->m_nonZerosPerCol.size(); ++k)
+        sum += static_cast<double>(this->m_nonZerosPerCol[k]) * this->m_nonZerosPerCol[k];
+      return sum;
+    }
   };
   Ldlt solver_;
 };

@@ -131,6 +131,47 @@ BOOST_AUTO_TEST_CASE(closed_form_psd_matches_eigendecomposition) {
   }
 }
 
+// Nested dissection of the 3 x 3 grid (node 3i + j), by hand: the middle line i = 1 goes
+// last; each side line i = 0, i = 2 is split at j = 1 (its two ends, then its middle).
+// The 2 x 2 grid: split at i = 0, so the line i = 1 (split at j = 0: node 3, then 2) comes
+// first and the line i = 0 (nodes 0, 1) last. Larger grids: a permutation of all nodes, ending with the middle line i = n/2.
+BOOST_AUTO_TEST_CASE(dissection_order_by_hand) {
+  BOOST_TEST(dissection_order(2) == (std::vector<int>{0, 2, 1, 6, 8, 7, 3, 4, 5}),
+             boost::test_tools::per_element());
+  BOOST_TEST(dissection_order(1) == (std::vector<int>{3, 2, 0, 1}), boost::test_tools::per_element());
+  for (int n = 1; n <= 12; ++n) {
+    const auto order = dissection_order(n);
+    const int n1 = n + 1;
+    BOOST_REQUIRE(order.size() == static_cast<std::size_t>(n1 * n1));
+    auto sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (int k = 0; k < n1 * n1; ++k) BOOST_TEST_REQUIRE(sorted[k] == k);
+    for (int j = 0; j < n1; ++j) BOOST_TEST(order[n1 * n1 - n1 + j] == (n / 2) * n1 + j);
+  }
+}
+
+// A profile only reads clocks: the same bits with and without one. Its counts follow from
+// the algorithm: H depends on x only, so one factorization at the initial state and one
+// per Newton update (a step starts where the last one factorized); one energy before each
+// step's loop and at least one per update.
+BOOST_AUTO_TEST_CASE(profile_counts_and_leaves_results_alone) {
+  Simulator<FastKernels> plain(4), profiled(4);
+  Profile prof;
+  profiled.attach_profile(&prof);
+  long newton = 0;
+  const int steps = 80;  // through the impact at step 32
+  for (int k = 0; k < steps; ++k) {
+    newton += plain.step();
+    profiled.step();
+  }
+  BOOST_TEST(std::memcmp(plain.x().data(), profiled.x().data(), plain.x().size() * sizeof(double)) == 0);
+  BOOST_TEST(prof.newton == newton);
+  BOOST_TEST(prof.factorizations == newton + 1);
+  BOOST_TEST(prof.energy_evaluations >= newton + steps);
+  BOOST_TEST(prof.factorization_ns > 0.0);
+  BOOST_TEST(prof.assembly_ns > 0.0);
+}
+
 // Both runs: every node strictly above the ground in every state, identical Newton
 // iteration counts in every step, positions within the stated bound, same key frames.
 BOOST_AUTO_TEST_CASE(fast_and_reference_agree) {
