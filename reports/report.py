@@ -167,6 +167,15 @@ def family_speed(times, stem):
                   for impl in impl_order(group) if impl != "fast"]
 
 
+def speed_text(times, stem):
+    """The family's speed cell: 'random: fast 40× faster than reference, …', or '—'."""
+    speed = family_speed(times, stem) if times else None
+    if speed is None:
+        return "—"
+    case, phrases = speed
+    return f"{case}: " + (", ".join(p for _, p in phrases) or "no fast entry")
+
+
 # ---------------------------------------------------------------- figures
 
 def field_unit(field, h):
@@ -379,10 +388,9 @@ def throughput_html(check, times):
         if "published_method_of" in fam or not t.get("cpu"):
             continue
         rate = fam["queries"] / t["cpu"]
-        speed = family_speed(times, fam["family"]) if times else None
-        ratios = "—" if speed is None else f"{speed[0]}: " + (", ".join(p for _, p in speed[1]) or "no fast entry")
         rows.append([fam["family"], f"{fam['queries']:,}", f"{t['cpu']:.3g}",
-                     f"{rate:,.0f}", f"{60 * fam['queries'] / t['wall']:,.0f}" if t.get("wall") else "—", ratios])
+                     f"{rate:,.0f}", f"{60 * fam['queries'] / t['wall']:,.0f}" if t.get("wall") else "—",
+                     speed_text(times, fam["family"])])
     if not rows:
         return ""
     return ("<p><b>Certified queries per second</b>: each gated family's queries judged by the check "
@@ -396,15 +404,9 @@ def throughput_html(check, times):
 def summary_html(check, times):
     rows = []
     for fam in honest(check):
-        speed = family_speed(times, fam["family"]) if times else None
-        if speed is None:
-            speed_text = "—"
-        else:
-            case, phrases = speed
-            speed_text = f"{case}: " + (", ".join(p for _, p in phrases) or "no fast entry")
         rows.append([family_label(fam), fam.get("agreement", "—")]
                     + counts_cells(fam, "published_method_of" not in fam)
-                    + [largest_errors(fam), speed_text])
+                    + [largest_errors(fam), speed_text(times, fam["family"])])
     return table(["family", "agreement"] + COUNT_HEADERS
                  + ["largest error / stated bound", "speed (CPU time)"], rows, fold=False)
 
