@@ -35,6 +35,28 @@ std::vector<cases::ClosestFeatureQuery> queries() {
   return out;
 }
 
+// Axis-aligned triangles with the longest edge opposite each vertex in turn (the face point's
+// three choices of o) and p above an interior point with coordinates -0 and +0: n has zero
+// components, whose sign the batch may get differently from the scalar kernel, so these
+// face lanes must be redone by it. By hand: the closest point is the foot of p, (0, 0, 0)
+// up to the sign of zeros, at squared distance 1, region face.
+std::vector<cases::ClosestFeatureQuery> signed_zero_queries() {
+  std::vector<cases::ClosestFeatureQuery> out;
+  const Vec3 tri[3] = {Vec3(-1, -1, 0), Vec3(2, -1, 0), Vec3(0, 1, 0)};  // longest: ab
+  for (int axis = 0; axis < 3; ++axis)
+    for (int shift = 0; shift < 3; ++shift)
+      for (double zero : {-0.0, 0.0}) {
+        auto place = [&](const Vec3& v) {  // cycle the coordinates: the plane normal on `axis`
+          Vec3 w;
+          for (int k = 0; k < 3; ++k) w[(k + axis + 1) % 3] = v[k];
+          return w;
+        };
+        const Vec3 p = place(Vec3(zero, -0.0, 1));
+        out.push_back({p, place(tri[shift]), place(tri[(shift + 1) % 3]), place(tri[(shift + 2) % 3])});
+      }
+  return out;
+}
+
 bool same(double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); }
 
 void check_batch(const std::vector<cases::ClosestFeatureQuery>& qs, int width) {
@@ -63,6 +85,17 @@ BOOST_AUTO_TEST_CASE(flat_triangle_takes_the_fallback) {
   BOOST_TEST((s.region == cases::Region::face));
   BOOST_TEST(s.point.z() == 0.0);
   BOOST_TEST((s.point.x() == 0.0 || s.point.y() == 0.0));
+}
+
+BOOST_AUTO_TEST_CASE(zero_coordinates_of_p_above_axis_aligned_faces) {
+  const auto qs = signed_zero_queries();
+  for (const auto& q : qs) {
+    const auto s = fast::closest_feature(q);
+    BOOST_TEST((s.region == cases::Region::face));
+    BOOST_TEST(s.squared_distance == 1.0);
+    BOOST_TEST(s.point.norm() == 0.0);
+  }
+  for (int width : {1, 4, 8}) check_batch(qs, width);
 }
 
 BOOST_AUTO_TEST_CASE(simd_equals_scalar_bit_for_bit) {
