@@ -1,15 +1,15 @@
 // Batched closest feature: queries in structure-of-arrays layout, eight at a time in AVX-512
 // lanes or four in AVX2 lanes (chosen at run time; otherwise the scalar kernel per query).
 // The lane body is fast/closest_feature_lanes.inc, compiled once per instruction set
-// (fast/batch_isa.inc). Every
-// lane evaluates the scalar kernel's expressions in its order (+, -, *, / are correctly
-// rounded in both; no FMA: the scalar kernel's baseline x86-64 target has none, and the lane
-// code is compiled with fp-contract=off), then picks the region with the same precedence,
-// so the results are bit-identical to closest_feature(q)
-// (harness/tests/closest_feature_batch.cpp). A face lane whose triangle is flat in double
-// (n·n < DBL_MIN) is redone by the scalar kernel (its edge-point fallback). The
-// array-of-structures entry point loops the scalar kernel: measured faster than converting
-// to structure of arrays and back.
+// (fast/batch_isa.inc). Every lane evaluates the scalar kernel's expressions in its order
+// (+, -, *, / are correctly rounded in both; no FMA: the scalar kernel's baseline x86-64
+// target has none, and the lane code is compiled with fp-contract=off), then picks the
+// region with the same precedence, so the results are bit-identical to closest_feature(q)
+// (harness/tests/closest_feature_batch.cpp). Face lanes whose triangle is flat in double
+// (n·n < DBL_MIN: the scalar edge-point fallback) or whose p has a zero coordinate (the sign
+// of a zero, see the lane body) are redone by the scalar kernel. The array-of-structures
+// entry point loops the scalar kernel: measured faster than converting to structure of
+// arrays and back.
 #include "fast/closest_feature.hpp"
 
 #include <immintrin.h>
