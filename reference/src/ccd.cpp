@@ -27,6 +27,7 @@
 #include "reference/ccd.hpp"
 
 #include "reference/src/cgal.hpp"
+#include "reference/src/double_double.hpp"
 #include "reference/src/exact_vector.hpp"
 #include "reference/src/polynomial.hpp"
 
@@ -255,15 +256,19 @@ using L3 = Eigen::Matrix<long double, 3, 1>;
 
 long double clamp01(long double x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
 
-// Distance from p to the closed segment [a, b].
-long double point_segment(const L3& p, const L3& a, const L3& b) {
+// Squared distance from p to the closed segment [a, b], and the distance.
+// The distances below are minima of norms; they take the minimum of the squared norms and
+// one square root: sqrt is correctly rounded, hence monotone, so sqrt(min x_i) = min
+// sqrt(x_i) bit for bit (and Eigen's norm() is sqrt(squaredNorm())).
+long double point_segment_squared(const L3& p, const L3& a, const L3& b) {
   const L3 e = b - a;
   const long double ee = e.squaredNorm();
   const long double s = ee > 0 ? clamp01((p - a).dot(e) / ee) : 0;
-  return (p - a - s * e).norm();
+  return (p - a - s * e).squaredNorm();
 }
+long double point_segment(const L3& p, const L3& a, const L3& b) { return std::sqrt(point_segment_squared(p, a, b)); }
 
-// Distance from p to the closed triangle a b c: to the in-plane projection if it lies
+// Squared distance from p to the closed triangle a b c: to the in-plane projection if it lies
 // inside, otherwise to the nearest edge (also right for degenerate triangles). Every
 // candidate is the distance from p to an actual point of the triangle (the projection is
 // rebuilt from its barycentric coordinates, all >= 0), so rounding can only make the result
@@ -273,8 +278,9 @@ long double point_segment(const L3& p, const L3& a, const L3& b) {
 // |e1|^2 |e2|^2 - (e1.e2)^2, which cancels catastrophically for thin triangles): accurate to
 // about 2^-64 / sin(smallest angle), so a point over the face of a 1e-4 degree sliver is
 // still measured to the face.
-long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
-  long double d = std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
+long double point_triangle_squared(const L3& p, const L3& a, const L3& b, const L3& c) {
+  long double d = std::min({point_segment_squared(p, a, b), point_segment_squared(p, b, c),
+                            point_segment_squared(p, c, a)});
   const L3 n = (b - a).cross(c - a);
   const long double nn = n.squaredNorm();
   if (nn > 0) {
@@ -282,7 +288,7 @@ long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
                       lc = n.dot((b - a).cross(p - a)) / nn;
     if (la >= 0 && lb >= 0 && lc >= 0) {
       const long double sum = la + lb + lc;
-      d = std::min(d, (p - (la * a + lb * b + lc * c) / sum).norm());
+      d = std::min(d, (p - (la * a + lb * b + lc * c) / sum).squaredNorm());
     }
   }
   return d;
@@ -300,15 +306,15 @@ bool line_params(const L3& a0, const L3& da, const L3& b0, const L3& db, long do
   return true;
 }
 
-// Distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
+// Squared distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
 // both parameters are inside, otherwise the best of the four endpoint-segment distances.
-long double segment_segment(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
-  long double d = std::min({point_segment(a0, b0, b1), point_segment(a1, b0, b1),
-                            point_segment(b0, a0, a1), point_segment(b1, a0, a1)});
+long double segment_segment_squared(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
+  long double d = std::min({point_segment_squared(a0, b0, b1), point_segment_squared(a1, b0, b1),
+                            point_segment_squared(b0, a0, a1), point_segment_squared(b1, a0, a1)});
   const L3 da = a1 - a0, db = b1 - b0;
   long double s, u;
   if (line_params(a0, da, b0, db, s, u) && s >= 0 && s <= 1 && u >= 0 && u <= 1)
-    d = std::min(d, ((a0 + s * da) - (b0 + u * db)).norm());
+    d = std::min(d, ((a0 + s * da) - (b0 + u * db)).squaredNorm());
   return d;
 }
 
@@ -316,8 +322,8 @@ long double distance_at(const cases::CcdQuery& q, long double t) {
   std::array<L3, 4> v;
   for (int i = 0; i < 4; ++i)
     v[i] = (1 - t) * q.x[i].cast<long double>() + t * q.x[i + 4].cast<long double>();
-  return q.kind == cases::CcdKind::vertex_face ? point_triangle(v[0], v[1], v[2], v[3])
-                                               : segment_segment(v[0], v[1], v[2], v[3]);
+  return std::sqrt(q.kind == cases::CcdKind::vertex_face ? point_triangle_squared(v[0], v[1], v[2], v[3])
+                                                         : segment_segment_squared(v[0], v[1], v[2], v[3]));
 }
 
 // The margin of the feature decision (see cases::CcdResult::feature_margin): long double at
@@ -345,13 +351,371 @@ double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
   return std::max(static_cast<double>(d / cases::ccd_scale(q)), std::numeric_limits<double>::denorm_min());
 }
 
+// ---------------------------------------------------------------------------------------
+// The filtered stage (CGAL-style filter: a cheap certified stage; every query it cannot
+// settle runs the exact path above unchanged).
+//
+// Necessary conditions for contact. Write f for the coplanarity cubic of the query.
+//  * vertex-face: contact at t means p(t) is in the closed triangle a b c, so p - a is a
+//    combination of b - a and c - a and f(t) = det(b - a, c - a, p - a) = 0. Moreover, with
+//    n = (b - a) x (c - a) and p - a = beta (b - a) + gamma (c - a) (barycentric
+//    coordinates alpha, beta, gamma >= 0 of a point of the closed triangle), the three
+//    g_k = n . (edge_k x (p - edge_k start)) of VertexFace are gamma |n|^2, alpha |n|^2,
+//    beta |n|^2 >= 0; when n = 0 they are all 0. So contact => f = 0 and g_0, g_1, g_2 >= 0.
+//  * edge-edge: contact means a0 + sigma da = b0 + tau db with sigma, tau in [0, 1]
+//    (da = a1 - a0, db = b1 - b0, w = b0 - a0 = sigma da - tau db), so f = (da x db) . w
+//    = 0, and with m = da x db: s = (w x db) . m = sigma |m|^2, u = (w x da) . m = tau |m|^2;
+//    hence s, |m|^2 - s, u, |m|^2 - u >= 0 (all 0 when m = 0).
+// Certified MISS on a time interval J: f has one strict sign on J, or one of the g_k (resp.
+// s, |m|^2 - s, u, |m|^2 - u) is < 0 on all of J. A miss over [0, 1] is a cover of [0, 1] by
+// such intervals: no contact at any t, the point-edge sub-problems and t = 0, 1 included (they
+// are contacts, so they satisfy the necessary conditions).
+// Certified HIT on J = [l, h] when every interval left of l is a certified miss, f(l) and f(h)
+// are nonzero of opposite signs, f is strictly monotone on J, and the g_k (resp. s, |m|^2 - s,
+// u, |m|^2 - u) are > 0 on all of J. Then f has exactly one root r in (l, h); no contact in
+// [0, r) (left of l: the cover; in [l, r): f != 0 there); at r the contact is in the open face
+// (all barycentric coordinates > 0, n != 0 since g_k > 0), resp. at interior points of both
+// edges (m != 0: non-parallel coplanar lines meet in exactly one point, at parameters s/|m|^2,
+// u/|m|^2 in (0, 1)). So t* = r and the exact path's feature is vf_face (p is no vertex and
+// on no edge line: that would make a g_k 0), resp. ee_interior (an endpoint on the other
+// segment would be the one meeting point, at parameter 0 or 1). The toi is then settled by
+// signs of f at doubles: f(d) with the sign of f(l) and f(next_up d) with the sign of f(h),
+// l <= d < next_up d <= h, put r strictly between two adjacent doubles: toi = d, toi_up =
+// next_up d (the rounding down and up of r; r a double itself never passes this test, so
+// it falls back). feature_margin is then the same long-double function of (q, feature, toi)
+// as on the exact path.
+//
+// Signs on an interval: Bernstein coefficients. A polynomial of degree n on [l, h] is
+// sum_j b_j B_j(x) with B_j >= 0, sum_j B_j = 1; all b_j > 0 (< 0) proves the sign on the
+// closed interval; b_0 = value at l, b_n = value at h; n (b_{j+1} - b_j) are the Bernstein
+// coefficients of the derivative (all > 0: strictly increasing). From monomial coefficients c_i
+// on [0, 1]: b_j = sum_{i<=j} C(j,i)/C(n,i) c_i; we keep L b_j with L = lcm_i C(n,i) (3 for
+// n = 3, 12 for n = 4): integer weights, and a positive factor common to all b_j changes no
+// sign above. The halves of [l, h] by de Casteljau at 1/2: averages of neighbours.
+// Everything in CGAL interval arithmetic (rounding protected): every interval encloses the
+// exact value of its formula at the exact double inputs, so each sign taken from an interval
+// is the exact sign of the exact coefficient. Signs at a double d: f(d) in double-double with
+// a running error bound (reference/src/double_double.hpp); kept only when the enclosure
+// excludes 0.
+namespace filter {
+
+using I = exact::Interval;
+template <int D>
+using Poly = std::array<I, D + 1>;  // monomial coefficients in t
+template <int D>
+using PVec3 = std::array<Poly<D>, 3>;
+
+template <int A, int B>
+Poly<A + B> mul(const Poly<A>& a, const Poly<B>& b) {
+  Poly<A + B> r;
+  r.fill(I(0));
+  for (int i = 0; i <= A; ++i)
+    for (int j = 0; j <= B; ++j) r[i + j] += a[i] * b[j];
+  return r;
+}
+template <int D>
+Poly<D> sub(const Poly<D>& a, const Poly<D>& b) {
+  Poly<D> r;
+  for (int i = 0; i <= D; ++i) r[i] = a[i] - b[i];
+  return r;
+}
+template <int D>
+PVec3<D> sub(const PVec3<D>& a, const PVec3<D>& b) {
+  return {sub<D>(a[0], b[0]), sub<D>(a[1], b[1]), sub<D>(a[2], b[2])};
+}
+template <int A, int B>
+PVec3<A + B> cross(const PVec3<A>& a, const PVec3<B>& b) {
+  return {sub<A + B>(mul<A, B>(a[1], b[2]), mul<A, B>(a[2], b[1])),
+          sub<A + B>(mul<A, B>(a[2], b[0]), mul<A, B>(a[0], b[2])),
+          sub<A + B>(mul<A, B>(a[0], b[1]), mul<A, B>(a[1], b[0]))};
+}
+template <int A, int B>
+Poly<A + B> dot(const PVec3<A>& a, const PVec3<B>& b) {
+  Poly<A + B> r = mul<A, B>(a[0], b[0]);
+  const Poly<A + B> y = mul<A, B>(a[1], b[1]), z = mul<A, B>(a[2], b[2]);
+  for (int i = 0; i <= A + B; ++i) r[i] += y[i] + z[i];
+  return r;
+}
+
+// Up to five polynomials of degree <= 4 as scaled Bernstein coefficients on one interval.
+constexpr int max_polys = 5;
+using Coefficients = std::array<I, 5>;
+struct Node {
+  double lo, hi;
+  int depth;
+  std::array<Coefficients, max_polys> b;
+};
+
+// L b_j from monomial coefficients (see above): weights L C(j,i)/C(n,i).
+template <int D>
+Coefficients bernstein(const Poly<D>& c) {
+  static_assert(D == 3 || D == 4);
+  // w[j][i] = L C(j,i)/C(D,i), L = 3 (D = 3) or 12 (D = 4).
+  constexpr int w3[4][4] = {{3, 0, 0, 0}, {3, 1, 0, 0}, {3, 2, 1, 0}, {3, 3, 3, 3}};
+  constexpr int w4[5][5] = {{12, 0, 0, 0, 0}, {12, 3, 0, 0, 0}, {12, 6, 2, 0, 0}, {12, 9, 6, 3, 0}, {12, 12, 12, 12, 12}};
+  Coefficients b;
+  b.fill(I(0));
+  for (int j = 0; j <= D; ++j) {
+    I s(0);
+    for (int i = 0; i <= j; ++i) s += I(D == 3 ? w3[j][i] : w4[j][i]) * c[i];
+    b[j] = s;
+  }
+  return b;
+}
+
+// De Casteljau at 1/2: the coefficients on the left and right halves.
+void halve(const Coefficients& b, int n, Coefficients& left, Coefficients& right) {
+  Coefficients t = b;
+  left = right = b;
+  left[0] = t[0];
+  right[n] = t[n];
+  for (int k = 1; k <= n; ++k) {
+    for (int i = 0; i + k <= n; ++i) t[i] = (t[i] + t[i + 1]) * 0.5;
+    left[k] = t[0];
+    right[n - k] = t[n - k];
+  }
+}
+
+bool all_positive(const Coefficients& b, int n) {
+  for (int j = 0; j <= n; ++j)
+    if (!(b[j].inf() > 0)) return false;
+  return true;
+}
+bool all_negative(const Coefficients& b, int n) {
+  for (int j = 0; j <= n; ++j)
+    if (!(b[j].sup() < 0)) return false;
+  return true;
+}
+// +1 / -1 when every b_{j+1} - b_j is certainly > 0 / < 0, else 0.
+int monotone(const Coefficients& b, int n) {
+  bool up = true, down = true;
+  for (int j = 0; j < n; ++j) {
+    const I d = b[j + 1] - b[j];
+    up = up && d.inf() > 0;
+    down = down && d.sup() < 0;
+  }
+  return up ? 1 : (down ? -1 : 0);
+}
+
+// What the interval search found.
+struct Search {
+  enum { miss, crossing, undecided } outcome = undecided;
+  double lo = 0, hi = 0;  // the crossing interval
+  int sign_lo = 0;        // the sign of f at lo (that at hi is the opposite)
+  std::array<double, 4> f{};  // f's monomial coefficients, approximately (for Newton only)
+};
+
+// Node budget and depth: a random query settles in a few nodes; touching, grazing and
+// coplanar queries would not settle at any depth, so the budget bounds the time they waste
+// before the exact path.
+constexpr int max_nodes = 96, max_depth = 40;
+
+// Polynomial 0 is f (degree 3); 1 .. k-1 the conditions of degree 4 that contact needs >= 0.
+// Rounding must be protected by the caller.
+Search search(const std::array<Coefficients, max_polys>& b0, int k) {
+  Search out;
+  std::array<Node, max_depth + 2> stack;
+  int top = 0, nodes = 0;
+  stack[top++] = Node{0.0, 1.0, 0, b0};
+  while (top > 0) {
+    const Node node = stack[--top];
+    if (++nodes > max_nodes) return out;
+    bool excluded = all_positive(node.b[0], 3) || all_negative(node.b[0], 3);
+    for (int i = 1; i < k && !excluded; ++i) excluded = all_negative(node.b[i], 4);
+    if (excluded) continue;
+    bool inside = true;
+    for (int i = 1; i < k && inside; ++i) inside = all_positive(node.b[i], 4);
+    const auto& f = node.b[0];
+    const int s0 = f[0].inf() > 0 ? 1 : (f[0].sup() < 0 ? -1 : 0);
+    const int s3 = f[3].inf() > 0 ? 1 : (f[3].sup() < 0 ? -1 : 0);
+    if (inside && s0 != 0 && s3 == -s0 && monotone(f, 3) == s3) {
+      out.outcome = Search::crossing;
+      out.lo = node.lo;
+      out.hi = node.hi;
+      out.sign_lo = s0;
+      return out;
+    }
+    if (node.depth == max_depth) return out;
+    const double mid = (node.lo + node.hi) / 2;  // exact: dyadic, depth <= 40
+    Node left{node.lo, mid, node.depth + 1, {}}, right{mid, node.hi, node.depth + 1, {}};
+    for (int i = 0; i < k; ++i) halve(node.b[i], i == 0 ? 3 : 4, left.b[i], right.b[i]);
+    stack[top++] = right;  // the left half first: the earliest crossing is found first
+    stack[top++] = left;
+  }
+  out.outcome = Search::miss;
+  return out;
+}
+
+// Linear motion of vertex i: x0 + t (x1 - x0).
+PVec3<1> motion(const cases::CcdQuery& q, int i) {
+  PVec3<1> r;
+  for (int k = 0; k < 3; ++k) r[k] = Poly<1>{I(q.x[i][k]), I(q.x[i + 4][k]) - I(q.x[i][k])};
+  return r;
+}
+
+template <int D>
+std::array<double, 4> approx(const Poly<D>& c) {
+  std::array<double, 4> r{};
+  for (int i = 0; i <= D && i < 4; ++i) r[i] = c[i].inf() / 2 + c[i].sup() / 2;
+  return r;
+}
+
+// The interval stage for the whole query (rounding protected by the caller).
+Search interval_search(const cases::CcdQuery& q) {
+  std::array<PVec3<1>, 4> v;
+  for (int i = 0; i < 4; ++i) v[i] = motion(q, i);
+  std::array<Coefficients, max_polys> b{};
+  Poly<3> f;
+  int k;
+  if (q.kind == cases::CcdKind::vertex_face) {
+    const auto &p = v[0], &a = v[1], &bb = v[2], &c = v[3];
+    const PVec3<2> n = cross<1, 1>(sub<1>(bb, a), sub<1>(c, a));
+    f = dot<2, 1>(n, sub<1>(p, a));
+    b[1] = bernstein<4>(dot<2, 2>(n, cross<1, 1>(sub<1>(bb, a), sub<1>(p, a))));
+    b[2] = bernstein<4>(dot<2, 2>(n, cross<1, 1>(sub<1>(c, bb), sub<1>(p, bb))));
+    b[3] = bernstein<4>(dot<2, 2>(n, cross<1, 1>(sub<1>(a, c), sub<1>(p, c))));
+    k = 4;
+  } else {
+    const auto &a0 = v[0], &a1 = v[1], &b0 = v[2], &b1 = v[3];
+    const PVec3<1> da = sub<1>(a1, a0), db = sub<1>(b1, b0), w = sub<1>(b0, a0);
+    const PVec3<2> m = cross<1, 1>(da, db);
+    f = dot<2, 1>(m, w);
+    const Poly<4> mm = dot<2, 2>(m, m), s = dot<2, 2>(cross<1, 1>(w, db), m),
+                  u = dot<2, 2>(cross<1, 1>(w, da), m);
+    b[1] = bernstein<4>(s);
+    b[2] = bernstein<4>(sub<4>(mm, s));
+    b[3] = bernstein<4>(u);
+    b[4] = bernstein<4>(sub<4>(mm, u));
+    k = 5;
+  }
+  b[0] = bernstein<3>(f);
+  Search out = search(b, k);
+  out.f = approx<3>(f);
+  return out;
+}
+
+// f at the double t in double-double with its error bound (the exact polynomial's value at
+// t is within err of hi + lo); round to nearest (outside the interval stage's protection).
+dd::Bounded coplanarity_at(const cases::CcdQuery& q, double t) {
+  using dd::Bounded;
+  using V = std::array<Bounded, 3>;
+  std::array<V, 4> v;
+  const Bounded bt(t);
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 3; ++k)
+      v[i][k] = Bounded(q.x[i][k]) + bt * (Bounded(q.x[i + 4][k]) - Bounded(q.x[i][k]));
+  auto minus = [](const V& a, const V& b) { return V{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
+  auto cross3 = [](const V& a, const V& b) {
+    return V{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  };
+  auto dot3 = [](const V& a, const V& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+  if (q.kind == cases::CcdKind::vertex_face)
+    return dot3(cross3(minus(v[2], v[1]), minus(v[3], v[1])), minus(v[0], v[1]));
+  return dot3(cross3(minus(v[1], v[0]), minus(v[3], v[2])), minus(v[2], v[0]));
+}
+
+// The certified sign of f at t: +1 / -1, or 0 when the enclosure contains 0.
+int sign_at(const cases::CcdQuery& q, double t) { return dd::certain_compare(coplanarity_at(q, t), dd::Bounded(0)); }
+
+// toi and toi_up of the unique root r in (lo, hi) of the monotone f (sign sign_lo at lo),
+// when certified: the adjacent doubles d < r < next_up d (see the top of the filter).
+std::optional<std::pair<double, double>> round_root(const cases::CcdQuery& q, const Search& s) {
+  // An approximation: Newton on f's approximate coefficients (double), then two steps with
+  // the accurate value of f (double-double). Only where to look; nothing rests on it.
+  const auto& c = s.f;
+  auto value = [&](double t) { return ((c[3] * t + c[2]) * t + c[1]) * t + c[0]; };
+  auto slope = [&](double t) { return (3 * c[3] * t + 2 * c[2]) * t + c[1]; };
+  double t = (s.lo + s.hi) / 2;
+  for (int it = 0; it < 50; ++it) {
+    const double d = slope(t), next = std::clamp(t - value(t) / d, s.lo, s.hi);
+    if (!std::isfinite(next)) return std::nullopt;
+    if (next == t) break;
+    t = next;
+  }
+  for (int it = 0; it < 2; ++it) {
+    const dd::Bounded v = coplanarity_at(q, t);
+    const double next = std::clamp(t - (v.hi + v.lo) / slope(t), s.lo, s.hi);
+    if (!std::isfinite(next)) return std::nullopt;
+    t = next;
+  }
+  // The walk: d with the sign of f(lo) and next_up d with the sign of f(hi).
+  double d = t;
+  if (!(d >= 0x1p-900)) return std::nullopt;  // next_up / next_down of normal doubles only
+  int sd = sign_at(q, d);
+  for (int step = 0; step < 6 && sd != 0; ++step) {
+    if (sd == s.sign_lo) {
+      const double u = dd::next_up(d);
+      if (u > s.hi) return std::nullopt;
+      const int su = sign_at(q, u);
+      if (su == -s.sign_lo) return std::pair{d, u};
+      d = u, sd = su;
+    } else {
+      const double l = dd::next_down(d);
+      if (l < s.lo || !(l >= 0x1p-900)) return std::nullopt;
+      const int sl = sign_at(q, l);
+      if (sl == s.sign_lo) return std::pair{l, d};
+      d = l, sd = sl;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace filter
+
 }  // namespace
 
-cases::CcdResult ccd(const cases::CcdQuery& q) {
+// The filtered answer, or nothing (the exact path decides).
+std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
+  for (const auto& v : q.x)
+    if (!v.allFinite()) return std::nullopt;  // the exact path raises the error
+  cases::CcdResult res;
+  res.hit = false;
+  res.toi = res.toi_up = 1;
+  const auto& x = q.x;
+  // The exact path's own box filter (exact comparisons of doubles): a miss.
+  if (q.kind == cases::CcdKind::edge_edge && boxes_disjoint({&x[0], &x[1], &x[4], &x[5]}, {&x[2], &x[3], &x[6], &x[7]}))
+    return res;
+  if (q.kind == cases::CcdKind::vertex_face &&
+      boxes_disjoint({&x[0], &x[4]}, {&x[1], &x[2], &x[3], &x[5], &x[6], &x[7]}))
+    return res;
+  // Far from under- and overflow: the degree-4 conditions stay within [2^-1000, 2^800]
+  // times their relative size, so the intervals keep their precision (they would be sound
+  // anyway; this only spares hopeless work), and the double-double f stays normal.
+  const double scale = cases::ccd_scale(q);
+  if (!(scale >= 0x1p-200 && scale <= 0x1p200)) return std::nullopt;
+  filter::Search s;
+  {
+    exact::ProtectRounding guard;
+    s = filter::interval_search(q);
+  }
+  if (s.outcome == filter::Search::miss) return res;
+  if (s.outcome != filter::Search::crossing) return std::nullopt;
+  const auto toi = filter::round_root(q, s);
+  if (!toi) return std::nullopt;
+  res.hit = true;
+  std::tie(res.toi, res.toi_up) = *toi;
+  res.feature = q.kind == cases::CcdKind::vertex_face ? cases::CcdFeature::vf_face : cases::CcdFeature::ee_interior;
+  res.feature_margin = feature_margin(q, res.feature, res.toi);
+  return res;
+}
+
+namespace {
+void require_finite(const cases::CcdQuery& q) {
   for (int i = 0; i < 8; ++i)
     for (int k = 0; k < 3; ++k)
       if (!std::isfinite(q.x[i][k]))
         cases::Where{"", "ccd query"}.fail(fmt::format("x[{}][{}]", i, k), "NaN or Inf");
+}
+}  // namespace
+
+cases::CcdResult ccd(const cases::CcdQuery& q) {
+  require_finite(q);
+  if (auto r = ccd_filtered(q)) return *r;
+  return ccd_exact(q);
+}
+
+cases::CcdResult ccd_exact(const cases::CcdQuery& q) {
+  require_finite(q);
   cases::CcdResult res;
   res.hit = false;
   res.toi = res.toi_up = 1;
