@@ -5,8 +5,8 @@
 // queries, random queries whose coordinates are each scaled by 2^r (mixed magnitudes) and
 // whole queries scaled by one 2^r. CI runs a few hundred queries per generator;
 // CONTACTBENCH_CCD_FILTER_N=250000 runs the long comparison (plus the public set). Hand-made
-// cases show the filtered stage deciding (a miss, hits whose toi is derived by hand) and
-// giving up where the answer sits exactly on a double (touching at t = 0, t = 1, t = 1/2).
+// cases show the filtered stage deciding (a miss, hits whose toi is derived by hand, touching
+// at t = 0 and t = 1 by exact end signs) and giving up (a contact at t = 1/2, coplanar sliding).
 #include "cases/ccd.hpp"
 #include "reference/ccd.hpp"
 
@@ -152,24 +152,42 @@ BOOST_AUTO_TEST_CASE(certified_hit_edge_edge) {
   BOOST_TEST(same(*r, reference::ccd_exact(q)));
 }
 
-// Contact exactly at a double: touching at t = 0 (p starts on the face), first touch at
-// t = 1 (z(t) = 1 - t), and z(t) = 1 - 2t (t* = 1/2). The filter cannot separate t* from a
-// double by signs, so it gives up; ccd (through the exact path) answers toi = toi_up = t*.
-BOOST_AUTO_TEST_CASE(touching_at_a_double_falls_back) {
+// Contact exactly at a double. Touching at t = 0 (p starts on the face) and first touch at
+// t = 1 (z(t) = 1 - t): the filter decides them by exact signs at the ends of the step
+// (toi = toi_up = t*, feature vf_face). z(t) = 1 - 2t (t* = 1/2): signs of f at doubles
+// cannot put t* strictly between two doubles, so the filter gives up and ccd (through the
+// exact path) answers toi = toi_up = 1/2.
+BOOST_AUTO_TEST_CASE(touching_at_a_double) {
   struct Case {
     cases::CcdQuery q;
     double t;
+    bool filtered;
   };
-  for (const auto& [q, t] : {Case{vf({0.25, 0.25, 0}, {0.25, 0.25, -1}), 0.0},
-                             Case{vf({0.25, 0.25, 1}, {0.25, 0.25, 0}), 1.0},
-                             Case{vf({0.25, 0.25, 1}, {0.25, 0.25, -1}), 0.5}}) {
-    BOOST_TEST(!reference::ccd_filtered(q).has_value());
+  for (const auto& [q, t, filtered] : {Case{vf({0.25, 0.25, 0}, {0.25, 0.25, -1}), 0.0, true},
+                                       Case{vf({0.25, 0.25, 1}, {0.25, 0.25, 0}), 1.0, true},
+                                       Case{vf({0.25, 0.25, 1}, {0.25, 0.25, -1}), 0.5, false}}) {
+    BOOST_TEST(reference::ccd_filtered(q).has_value() == filtered);
     const auto r = reference::ccd(q);
     BOOST_TEST(r.hit);
     BOOST_TEST(r.toi == t);
     BOOST_TEST(r.toi_up == t);
+    BOOST_TEST((r.feature == cases::CcdFeature::vf_face));
     BOOST_TEST(same(r, reference::ccd_exact(q)));
   }
+}
+
+// p slides along the edge a b (y = 0) from outside to a point of it: p(t) = (2 - 2t, 0, 0)
+// is on the closed edge for t >= 1/2 (x <= 1), and coplanar all the time (f = 0): the
+// filter gives up (f has no strict sign anywhere) and the exact path answers t* = 1/2 on
+// the edge's endpoint b = (1, 0, 0): feature vf_vertex.
+BOOST_AUTO_TEST_CASE(coplanar_sliding_falls_back) {
+  const auto q = vf({2, 0, 0}, {0, 0, 0});
+  BOOST_TEST(!reference::ccd_filtered(q).has_value());
+  const auto r = reference::ccd(q);
+  BOOST_TEST(r.hit);
+  BOOST_TEST(r.toi == 0.5);
+  BOOST_TEST(r.toi_up == 0.5);
+  BOOST_TEST((r.feature == cases::CcdFeature::vf_vertex));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -400,134 +400,176 @@ double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
 namespace filter {
 
 using I = exact::Interval;
-template <int D>
-using Poly = std::array<I, D + 1>;  // monomial coefficients in t
-template <int D>
-using PVec3 = std::array<Poly<D>, 3>;
+using dd::Bounded;
 
-template <int A, int B>
-Poly<A + B> mul(const Poly<A>& a, const Poly<B>& b) {
-  Poly<A + B> r;
-  r.fill(I(0));
+// The two number types of the search: CGAL intervals (rounding protected), then, where they
+// cannot decide, double-double with a running error bound (round to nearest). Both enclose
+// the exact value of every formula at the exact double inputs.
+bool positive(const I& x) { return x.inf() > 0; }
+bool negative(const I& x) { return x.sup() < 0; }
+bool positive(const Bounded& x) { return dd::certain_compare(x, Bounded(0)) > 0; }
+bool negative(const Bounded& x) { return dd::certain_compare(x, Bounded(0)) < 0; }
+double approx(const I& x) { return x.inf() / 2 + x.sup() / 2; }
+bool is_point(const I& x) { return x.inf() == x.sup(); }
+bool is_point(const Bounded& x) { return x.err == 0; }
+double approx(const Bounded& x) { return x.hi + x.lo; }
+
+template <class S, int D>
+using Poly = std::array<S, D + 1>;  // monomial coefficients in t
+template <class S, int D>
+using PVec3 = std::array<Poly<S, D>, 3>;
+
+template <class S, int A, int B>
+Poly<S, A + B> mul(const Poly<S, A>& a, const Poly<S, B>& b) {
+  Poly<S, A + B> r;
+  r.fill(S(0));
   for (int i = 0; i <= A; ++i)
-    for (int j = 0; j <= B; ++j) r[i + j] += a[i] * b[j];
+    for (int j = 0; j <= B; ++j) r[i + j] = r[i + j] + a[i] * b[j];
   return r;
 }
-template <int D>
-Poly<D> sub(const Poly<D>& a, const Poly<D>& b) {
-  Poly<D> r;
+template <class S, int D>
+Poly<S, D> sub(const Poly<S, D>& a, const Poly<S, D>& b) {
+  Poly<S, D> r;
   for (int i = 0; i <= D; ++i) r[i] = a[i] - b[i];
   return r;
 }
-template <int D>
-PVec3<D> sub(const PVec3<D>& a, const PVec3<D>& b) {
-  return {sub<D>(a[0], b[0]), sub<D>(a[1], b[1]), sub<D>(a[2], b[2])};
+template <class S, int D>
+PVec3<S, D> sub(const PVec3<S, D>& a, const PVec3<S, D>& b) {
+  return {sub<S, D>(a[0], b[0]), sub<S, D>(a[1], b[1]), sub<S, D>(a[2], b[2])};
 }
-template <int A, int B>
-PVec3<A + B> cross(const PVec3<A>& a, const PVec3<B>& b) {
-  return {sub<A + B>(mul<A, B>(a[1], b[2]), mul<A, B>(a[2], b[1])),
-          sub<A + B>(mul<A, B>(a[2], b[0]), mul<A, B>(a[0], b[2])),
-          sub<A + B>(mul<A, B>(a[0], b[1]), mul<A, B>(a[1], b[0]))};
+template <class S, int A, int B>
+PVec3<S, A + B> cross(const PVec3<S, A>& a, const PVec3<S, B>& b) {
+  return {sub<S, A + B>(mul<S, A, B>(a[1], b[2]), mul<S, A, B>(a[2], b[1])),
+          sub<S, A + B>(mul<S, A, B>(a[2], b[0]), mul<S, A, B>(a[0], b[2])),
+          sub<S, A + B>(mul<S, A, B>(a[0], b[1]), mul<S, A, B>(a[1], b[0]))};
 }
-template <int A, int B>
-Poly<A + B> dot(const PVec3<A>& a, const PVec3<B>& b) {
-  Poly<A + B> r = mul<A, B>(a[0], b[0]);
-  const Poly<A + B> y = mul<A, B>(a[1], b[1]), z = mul<A, B>(a[2], b[2]);
-  for (int i = 0; i <= A + B; ++i) r[i] += y[i] + z[i];
+template <class S, int A, int B>
+Poly<S, A + B> dot(const PVec3<S, A>& a, const PVec3<S, B>& b) {
+  Poly<S, A + B> r = mul<S, A, B>(a[0], b[0]);
+  const Poly<S, A + B> y = mul<S, A, B>(a[1], b[1]), z = mul<S, A, B>(a[2], b[2]);
+  for (int i = 0; i <= A + B; ++i) r[i] = r[i] + (y[i] + z[i]);
   return r;
 }
 
 // Up to five polynomials of degree <= 4 as scaled Bernstein coefficients on one interval.
 constexpr int max_polys = 5;
-using Coefficients = std::array<I, 5>;
+template <class S>
+using Coefficients = std::array<S, 5>;
+template <class S>
 struct Node {
   double lo, hi;
   int depth;
-  std::array<Coefficients, max_polys> b;
+  std::array<Coefficients<S>, max_polys> b;
 };
 
 // L b_j from monomial coefficients (see above): weights L C(j,i)/C(n,i).
-template <int D>
-Coefficients bernstein(const Poly<D>& c) {
+template <class S, int D>
+Coefficients<S> bernstein(const Poly<S, D>& c) {
   static_assert(D == 3 || D == 4);
   // w[j][i] = L C(j,i)/C(D,i), L = 3 (D = 3) or 12 (D = 4).
   constexpr int w3[4][4] = {{3, 0, 0, 0}, {3, 1, 0, 0}, {3, 2, 1, 0}, {3, 3, 3, 3}};
   constexpr int w4[5][5] = {{12, 0, 0, 0, 0}, {12, 3, 0, 0, 0}, {12, 6, 2, 0, 0}, {12, 9, 6, 3, 0}, {12, 12, 12, 12, 12}};
-  Coefficients b;
-  b.fill(I(0));
+  Coefficients<S> b;
+  b.fill(S(0));
   for (int j = 0; j <= D; ++j) {
-    I s(0);
-    for (int i = 0; i <= j; ++i) s += I(D == 3 ? w3[j][i] : w4[j][i]) * c[i];
+    S s(0);
+    for (int i = 0; i <= j; ++i) s = s + S(D == 3 ? w3[j][i] : w4[j][i]) * c[i];
     b[j] = s;
   }
   return b;
 }
 
 // De Casteljau at 1/2: the coefficients on the left and right halves.
-void halve(const Coefficients& b, int n, Coefficients& left, Coefficients& right) {
-  Coefficients t = b;
+template <class S>
+void halve(const Coefficients<S>& b, int n, Coefficients<S>& left, Coefficients<S>& right) {
+  Coefficients<S> t = b;
   left = right = b;
-  left[0] = t[0];
-  right[n] = t[n];
   for (int k = 1; k <= n; ++k) {
-    for (int i = 0; i + k <= n; ++i) t[i] = (t[i] + t[i + 1]) * 0.5;
+    for (int i = 0; i + k <= n; ++i) t[i] = (t[i] + t[i + 1]) * S(0.5);
     left[k] = t[0];
     right[n - k] = t[n - k];
   }
 }
 
-bool all_positive(const Coefficients& b, int n) {
+template <class S>
+bool all_positive(const Coefficients<S>& b, int n) {
   for (int j = 0; j <= n; ++j)
-    if (!(b[j].inf() > 0)) return false;
+    if (!positive(b[j])) return false;
   return true;
 }
-bool all_negative(const Coefficients& b, int n) {
+template <class S>
+bool all_negative(const Coefficients<S>& b, int n) {
   for (int j = 0; j <= n; ++j)
-    if (!(b[j].sup() < 0)) return false;
+    if (!negative(b[j])) return false;
   return true;
 }
 // +1 / -1 when every b_{j+1} - b_j is certainly > 0 / < 0, else 0.
-int monotone(const Coefficients& b, int n) {
+template <class S>
+int monotone(const Coefficients<S>& b, int n) {
   bool up = true, down = true;
   for (int j = 0; j < n; ++j) {
-    const I d = b[j + 1] - b[j];
-    up = up && d.inf() > 0;
-    down = down && d.sup() < 0;
+    const S d = b[j + 1] - b[j];
+    up = up && positive(d);
+    down = down && negative(d);
   }
   return up ? 1 : (down ? -1 : 0);
 }
 
-// What the interval search found.
+// What the search found.
 struct Search {
   enum { miss, crossing, undecided } outcome = undecided;
   double lo = 0, hi = 0;  // the crossing interval
   int sign_lo = 0;        // the sign of f at lo (that at hi is the opposite)
   std::array<double, 4> f{};  // f's monomial coefficients, approximately (for Newton only)
+  bool exact = false;  // every Bernstein coefficient on [0, 1] was computed without rounding
 };
 
 // Node budget and depth: a random query settles in a few nodes; touching, grazing and
 // coplanar queries would not settle at any depth, so the budget bounds the time they waste
-// before the exact path.
-constexpr int max_nodes = 96, max_depth = 40;
+// before the exact path. Intervals resolve about 2^-50 of the scale, double-double about
+// 2^-100: a contact perturbed by the rounding of the inputs (2^-53) needs the second, and
+// nodes down to the spacing of doubles (depth ~ 55).
+template <class S>
+struct Limits;
+template <>
+struct Limits<I> {
+  static constexpr int nodes = 96, depth = 40;
+};
+template <>
+struct Limits<Bounded> {
+  static constexpr int nodes = 160, depth = 70;
+};
 
 // Polynomial 0 is f (degree 3); 1 .. k-1 the conditions of degree 4 that contact needs >= 0.
-// Rounding must be protected by the caller.
-Search search(const std::array<Coefficients, max_polys>& b0, int k) {
+// f1_zero: f(1) is known to be exactly 0 (an exact sign); then a node [l, 1] whose other
+// coefficients b_0 .. b_2 of f are all > 0 (all < 0) has f > 0 (< 0) on [l, 1): b_3 = 0 and
+// B_0(x) > 0 for x < 1. Such a node excludes contact on [l, 1) only; the outcome `miss` then
+// means "no contact in [0, 1)", and the caller decides t = 1 exactly.
+// Intervals: rounding must be protected by the caller; double-double: must not be.
+template <class S>
+Search search(const std::array<Coefficients<S>, max_polys>& b0, int k, bool f1_zero) {
+  constexpr int max_depth = Limits<S>::depth, max_nodes = Limits<S>::nodes;
   Search out;
-  std::array<Node, max_depth + 2> stack;
+  std::array<Node<S>, max_depth + 2> stack;
   int top = 0, nodes = 0;
-  stack[top++] = Node{0.0, 1.0, 0, b0};
+  stack[top++] = Node<S>{0.0, 1.0, 0, b0};
+  auto but_last = [](const Coefficients<S>& b, bool pos) {
+    for (int j = 0; j < 3; ++j)
+      if (pos ? !positive(b[j]) : !negative(b[j])) return false;
+    return true;
+  };
   while (top > 0) {
-    const Node node = stack[--top];
+    const Node<S> node = stack[--top];
     if (++nodes > max_nodes) return out;
-    bool excluded = all_positive(node.b[0], 3) || all_negative(node.b[0], 3);
+    bool excluded = all_positive(node.b[0], 3) || all_negative(node.b[0], 3) ||
+                    (f1_zero && node.hi == 1 && (but_last(node.b[0], true) || but_last(node.b[0], false)));
     for (int i = 1; i < k && !excluded; ++i) excluded = all_negative(node.b[i], 4);
     if (excluded) continue;
     bool inside = true;
     for (int i = 1; i < k && inside; ++i) inside = all_positive(node.b[i], 4);
     const auto& f = node.b[0];
-    const int s0 = f[0].inf() > 0 ? 1 : (f[0].sup() < 0 ? -1 : 0);
-    const int s3 = f[3].inf() > 0 ? 1 : (f[3].sup() < 0 ? -1 : 0);
+    const int s0 = positive(f[0]) ? 1 : (negative(f[0]) ? -1 : 0);
+    const int s3 = positive(f[3]) ? 1 : (negative(f[3]) ? -1 : 0);
     if (inside && s0 != 0 && s3 == -s0 && monotone(f, 3) == s3) {
       out.outcome = Search::crossing;
       out.lo = node.lo;
@@ -535,9 +577,11 @@ Search search(const std::array<Coefficients, max_polys>& b0, int k) {
       out.sign_lo = s0;
       return out;
     }
-    if (node.depth == max_depth) return out;
-    const double mid = (node.lo + node.hi) / 2;  // exact: dyadic, depth <= 40
-    Node left{node.lo, mid, node.depth + 1, {}}, right{mid, node.hi, node.depth + 1, {}};
+    // The halves only while the midpoint is a double (then exactly the midpoint: hi - lo is
+    // a power of two, and lo + (hi - lo)/2 rounds to lo or hi when it is not representable).
+    const double mid = node.lo + (node.hi - node.lo) / 2;
+    if (node.depth == max_depth || !(mid > node.lo && mid < node.hi)) return out;
+    Node<S> left{node.lo, mid, node.depth + 1, {}}, right{mid, node.hi, node.depth + 1, {}};
     for (int i = 0; i < k; ++i) halve(node.b[i], i == 0 ? 3 : 4, left.b[i], right.b[i]);
     stack[top++] = right;  // the left half first: the earliest crossing is found first
     stack[top++] = left;
@@ -547,51 +591,61 @@ Search search(const std::array<Coefficients, max_polys>& b0, int k) {
 }
 
 // Linear motion of vertex i: x0 + t (x1 - x0).
-PVec3<1> motion(const cases::CcdQuery& q, int i) {
-  PVec3<1> r;
-  for (int k = 0; k < 3; ++k) r[k] = Poly<1>{I(q.x[i][k]), I(q.x[i + 4][k]) - I(q.x[i][k])};
+template <class S>
+PVec3<S, 1> motion(const cases::CcdQuery& q, int i) {
+  PVec3<S, 1> r;
+  for (int k = 0; k < 3; ++k) r[k] = Poly<S, 1>{S(q.x[i][k]), S(q.x[i + 4][k]) - S(q.x[i][k])};
   return r;
 }
 
-template <int D>
-std::array<double, 4> approx(const Poly<D>& c) {
-  std::array<double, 4> r{};
-  for (int i = 0; i <= D && i < 4; ++i) r[i] = c[i].inf() / 2 + c[i].sup() / 2;
-  return r;
-}
-
-// The interval stage for the whole query (rounding protected by the caller).
-Search interval_search(const cases::CcdQuery& q) {
-  std::array<PVec3<1>, 4> v;
-  for (int i = 0; i < 4; ++i) v[i] = motion(q, i);
-  std::array<Coefficients, max_polys> b{};
-  Poly<3> f;
+// The polynomials of the query in scaled Bernstein form on [0, 1], then the search.
+template <class S>
+Search polynomial_search(const cases::CcdQuery& q, bool f1_zero) {
+  std::array<PVec3<S, 1>, 4> v;
+  for (int i = 0; i < 4; ++i) v[i] = motion<S>(q, i);
+  std::array<Coefficients<S>, max_polys> b{};
+  Poly<S, 3> f;
   int k;
   if (q.kind == cases::CcdKind::vertex_face) {
     const auto &p = v[0], &a = v[1], &bb = v[2], &c = v[3];
-    const PVec3<2> n = cross<1, 1>(sub<1>(bb, a), sub<1>(c, a));
-    f = dot<2, 1>(n, sub<1>(p, a));
-    b[1] = bernstein<4>(dot<2, 2>(n, cross<1, 1>(sub<1>(bb, a), sub<1>(p, a))));
-    b[2] = bernstein<4>(dot<2, 2>(n, cross<1, 1>(sub<1>(c, bb), sub<1>(p, bb))));
-    b[3] = bernstein<4>(dot<2, 2>(n, cross<1, 1>(sub<1>(a, c), sub<1>(p, c))));
+    const PVec3<S, 2> n = cross<S, 1, 1>(sub<S, 1>(bb, a), sub<S, 1>(c, a));
+    f = dot<S, 2, 1>(n, sub<S, 1>(p, a));
+    b[1] = bernstein<S, 4>(dot<S, 2, 2>(n, cross<S, 1, 1>(sub<S, 1>(bb, a), sub<S, 1>(p, a))));
+    b[2] = bernstein<S, 4>(dot<S, 2, 2>(n, cross<S, 1, 1>(sub<S, 1>(c, bb), sub<S, 1>(p, bb))));
+    b[3] = bernstein<S, 4>(dot<S, 2, 2>(n, cross<S, 1, 1>(sub<S, 1>(a, c), sub<S, 1>(p, c))));
     k = 4;
   } else {
     const auto &a0 = v[0], &a1 = v[1], &b0 = v[2], &b1 = v[3];
-    const PVec3<1> da = sub<1>(a1, a0), db = sub<1>(b1, b0), w = sub<1>(b0, a0);
-    const PVec3<2> m = cross<1, 1>(da, db);
-    f = dot<2, 1>(m, w);
-    const Poly<4> mm = dot<2, 2>(m, m), s = dot<2, 2>(cross<1, 1>(w, db), m),
-                  u = dot<2, 2>(cross<1, 1>(w, da), m);
-    b[1] = bernstein<4>(s);
-    b[2] = bernstein<4>(sub<4>(mm, s));
-    b[3] = bernstein<4>(u);
-    b[4] = bernstein<4>(sub<4>(mm, u));
+    const PVec3<S, 1> da = sub<S, 1>(a1, a0), db = sub<S, 1>(b1, b0), w = sub<S, 1>(b0, a0);
+    const PVec3<S, 2> m = cross<S, 1, 1>(da, db);
+    f = dot<S, 2, 1>(m, w);
+    const Poly<S, 4> mm = dot<S, 2, 2>(m, m), s = dot<S, 2, 2>(cross<S, 1, 1>(w, db), m),
+                     u = dot<S, 2, 2>(cross<S, 1, 1>(w, da), m);
+    b[1] = bernstein<S, 4>(s);
+    b[2] = bernstein<S, 4>(sub<S, 4>(mm, s));
+    b[3] = bernstein<S, 4>(u);
+    b[4] = bernstein<S, 4>(sub<S, 4>(mm, u));
     k = 5;
   }
-  b[0] = bernstein<3>(f);
-  Search out = search(b, k);
-  out.f = approx<3>(f);
+  b[0] = bernstein<S, 3>(f);
+  Search out = search<S>(b, k, f1_zero);
+  for (int i = 0; i < 4; ++i) out.f[i] = approx(f[i]);
+  out.exact = true;
+  for (int i = 0; i < k; ++i)
+    for (const S& x : b[i]) out.exact = out.exact && is_point(x);
   return out;
+}
+
+// Intervals first (rounding protected here), then double-double where they cannot decide.
+Search certified_search(const cases::CcdQuery& q, bool f1_zero) {
+  Search s;
+  {
+    exact::ProtectRounding guard;
+    s = polynomial_search<I>(q, f1_zero);
+  }
+  // Exact coefficients (small dyadic inputs): double-double would take the same signs.
+  if (s.outcome != Search::undecided || s.exact) return s;
+  return polynomial_search<Bounded>(q, f1_zero);
 }
 
 // f at the double t in double-double with its error bound (the exact polynomial's value at
@@ -660,6 +714,120 @@ std::optional<std::pair<double, double>> round_root(const cases::CcdQuery& q, co
   return std::nullopt;
 }
 
+// Contact at an end of the step (t = 0: positions x[0..3]; t = 1: x[4..7]), decided
+// exactly: the exact path's touch(r) and feature(r) at r = 0 or 1 written on the static
+// positions (doubles), each polynomial sign by exact::filtered_sign (interval, else
+// rationals). The feature (or nothing when they do not touch) follows the same order as
+// VertexFace::feature / EdgeEdge::feature.
+namespace end_touch {
+
+using P = cases::Vec3;
+template <class F, class... V>
+int sign(F&& f, const V&... v) {
+  return exact::filtered_sign(std::forward<F>(f), v...);
+}
+
+// PointPoint::touch: equal positions (doubles: exact).
+bool point_point(const P& p, const P& x) { return p == x; }
+// PointEdge::interior_touch: y != x, (p - x) x (y - x) = 0, (p - x).(y - x) >= 0,
+// |y - x|^2 - (p - x).(y - x) >= 0.
+bool interior(const P& p, const P& x, const P& y) {
+  if (x == y) return false;
+  for (int k = 0; k < 3; ++k)
+    if (sign([k](const auto& p, const auto& x, const auto& y) { return cross(p - x, y - x)[k]; }, p, x, y) != 0)
+      return false;
+  return sign([](const auto& p, const auto& x, const auto& y) { return dot(p - x, y - x); }, p, x, y) >= 0 &&
+         sign([](const auto& p, const auto& x, const auto& y) {
+           auto r = dot(y - x, y - x);
+           r -= dot(p - x, y - x);
+           return r;
+         }, p, x, y) >= 0;
+}
+bool point_edge(const P& p, const P& x, const P& y) {
+  return point_point(p, x) || point_point(p, y) || interior(p, x, y);
+}
+
+std::optional<cases::CcdFeature> vertex_face(const P& p, const P& a, const P& b, const P& c) {
+  const std::array<std::array<const P*, 2>, 3> e{{{&a, &b}, {&b, &c}, {&c, &a}}};
+  bool face = sign([](const auto& p, const auto& a, const auto& b, const auto& c) {
+                return dot(cross(b - a, c - a), p - a);
+              }, p, a, b, c) == 0;
+  if (face) {
+    bool n_zero = true;
+    for (int k = 0; k < 3 && n_zero; ++k)
+      n_zero = sign([k](const auto& a, const auto& b, const auto& c) { return cross(b - a, c - a)[k]; }, a, b, c) == 0;
+    face = !n_zero;
+    for (int k = 0; k < 3 && face; ++k) {  // n . (edge x (p - edge start)) >= 0
+      const P &x = *e[k][0], &y = *e[k][1];
+      face = sign([](const auto& p, const auto& a, const auto& b, const auto& c, const auto& x, const auto& y) {
+               return dot(cross(b - a, c - a), cross(y - x, p - x));
+             }, p, a, b, c, x, y) >= 0;
+    }
+  }
+  bool touch = face;
+  for (int k = 0; k < 3 && !touch; ++k) touch = point_edge(p, *e[k][0], *e[k][1]);
+  if (!touch) return std::nullopt;
+  for (int k = 0; k < 3; ++k)
+    if (point_point(p, *e[k][0])) return cases::CcdFeature::vf_vertex;
+  for (int k = 0; k < 3; ++k)
+    if (interior(p, *e[k][0], *e[k][1])) return cases::CcdFeature::vf_edge;
+  return cases::CcdFeature::vf_face;
+}
+
+std::optional<cases::CcdFeature> edge_edge(const P& a0, const P& a1, const P& b0, const P& b1) {
+  // ends: {point, segment start, segment end} as EdgeEdge::ends.
+  const std::array<std::array<const P*, 3>, 4> ends{{{&a0, &b0, &b1}, {&a1, &b0, &b1}, {&b0, &a0, &a1}, {&b1, &a0, &a1}}};
+  bool cross_touch = sign([](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+                       return dot(cross(a1 - a0, b1 - b0), b0 - a0);
+                     }, a0, a1, b0, b1) == 0;
+  if (cross_touch) {
+    bool m_zero = true;
+    for (int k = 0; k < 3 && m_zero; ++k)
+      m_zero = sign([k](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+                 return cross(a1 - a0, b1 - b0)[k];
+               }, a0, a1, b0, b1) == 0;
+    cross_touch = !m_zero;
+    // s = (w x db).m, u = (w x da).m and |m|^2 - s, |m|^2 - u, all >= 0 (w = b0 - a0).
+    for (int which = 0; which < 4 && cross_touch; ++which)
+      cross_touch = sign([which](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+                      const auto m = cross(a1 - a0, b1 - b0);
+                      auto v = dot(cross(b0 - a0, which < 2 ? b1 - b0 : a1 - a0), m);
+                      if (which % 2 == 0) return v;
+                      auto r = dot(m, m);
+                      r -= v;
+                      return r;
+                    }, a0, a1, b0, b1) >= 0;
+  }
+  bool touch = cross_touch;
+  for (int k = 0; k < 4 && !touch; ++k) touch = point_edge(*ends[k][0], *ends[k][1], *ends[k][2]);
+  if (!touch) return std::nullopt;
+  for (int k = 0; k < 4; ++k)
+    if (point_point(*ends[k][0], *ends[k][1]) || point_point(*ends[k][0], *ends[k][2]))
+      return cases::CcdFeature::ee_vertex_vertex;
+  for (int k = 0; k < 4; ++k)
+    if (interior(*ends[k][0], *ends[k][1], *ends[k][2])) return cases::CcdFeature::ee_edge_vertex;
+  return cases::CcdFeature::ee_interior;
+}
+
+// The feature of the contact at t = end (0 or 1), or nothing when there is none.
+std::optional<cases::CcdFeature> at(const cases::CcdQuery& q, int end) {
+  const int o = 4 * end;
+  return q.kind == cases::CcdKind::vertex_face ? vertex_face(q.x[o], q.x[o + 1], q.x[o + 2], q.x[o + 3])
+                                               : edge_edge(q.x[o], q.x[o + 1], q.x[o + 2], q.x[o + 3]);
+}
+
+// The exact sign of f(1) (f as VertexFace::f / EdgeEdge::f at the positions x[4..7]).
+int coplanarity_at_one(const cases::CcdQuery& q) {
+  if (q.kind == cases::CcdKind::vertex_face)
+    return sign([](const auto& p, const auto& a, const auto& b, const auto& c) { return dot(cross(b - a, c - a), p - a); },
+                q.x[4], q.x[5], q.x[6], q.x[7]);
+  return sign([](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+    return dot(cross(a1 - a0, b1 - b0), b0 - a0);
+  }, q.x[4], q.x[5], q.x[6], q.x[7]);
+}
+
+}  // namespace end_touch
+
 }  // namespace filter
 
 }  // namespace
@@ -683,10 +851,25 @@ std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
   // anyway; this only spares hopeless work), and the double-double f stays normal.
   const double scale = cases::ccd_scale(q);
   if (!(scale >= 0x1p-200 && scale <= 0x1p200)) return std::nullopt;
-  filter::Search s;
-  {
-    exact::ProtectRounding guard;
-    s = filter::interval_search(q);
+  filter::Search s = filter::certified_search(q, false);
+  // Contact at an end of the step: the exact path's answer is then t* = 0, resp. t* = 1 when
+  // no contact happens in [0, 1) (the search with f(1) = 0 known exactly).
+  auto at_end = [&](int end, cases::CcdFeature feature) {
+    res.hit = true;
+    res.toi = res.toi_up = end;
+    res.feature = feature;
+    res.feature_margin = feature_margin(q, feature, res.toi);
+    return res;
+  };
+  if (s.outcome == filter::Search::undecided) {
+    if (const auto f0 = filter::end_touch::at(q, 0)) return at_end(0, *f0);
+    if (filter::end_touch::coplanarity_at_one(q) == 0) {
+      s = filter::certified_search(q, true);
+      if (s.outcome == filter::Search::miss) {  // no contact in [0, 1)
+        if (const auto f1 = filter::end_touch::at(q, 1)) return at_end(1, *f1);
+        return res;
+      }
+    }
   }
   if (s.outcome == filter::Search::miss) return res;
   if (s.outcome != filter::Search::crossing) return std::nullopt;
