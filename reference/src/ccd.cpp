@@ -392,11 +392,14 @@ double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
 // on [0, 1]: b_j = sum_{i<=j} C(j,i)/C(n,i) c_i; we keep L b_j with L = lcm_i C(n,i) (3 for
 // n = 3, 12 for n = 4): integer weights, and a positive factor common to all b_j changes no
 // sign above. The halves of [l, h] by de Casteljau at 1/2: averages of neighbours.
-// Everything in CGAL interval arithmetic (rounding protected): every interval encloses the
-// exact value of its formula at the exact double inputs, so each sign taken from an interval
-// is the exact sign of the exact coefficient. Signs at a double d: f(d) in double-double with
-// a running error bound (reference/src/double_double.hpp); kept only when the enclosure
-// excludes 0.
+// Everything first in CGAL interval arithmetic (rounding protected), then, where that cannot
+// decide, again in double-double with a running error bound (reference/src/double_double.hpp;
+// resolves contacts perturbed by the rounding of the inputs, ~2^-53 of the scale): every
+// enclosure contains the exact value of its formula at the exact double inputs, so each sign
+// taken from one is the exact sign of the exact coefficient. Signs at a double d: f(d) in
+// double-double, kept only when the enclosure excludes 0.
+// Contact at t = 0 (and at t = 1 once [0, 1) is a certified miss, see search) is decided by
+// exact signs of the static positions (end_touch below), with the exact path's feature rule.
 namespace filter {
 
 using I = exact::Interval;
