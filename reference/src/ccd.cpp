@@ -381,9 +381,11 @@ double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
 // segment would be the one meeting point, at parameter 0 or 1). The toi is then settled by
 // signs of f at doubles: f(d) with the sign of f(l) and f(next_up d) with the sign of f(h),
 // l <= d < next_up d <= h, put r strictly between two adjacent doubles: toi = d, toi_up =
-// next_up d (the rounding down and up of r; r a double itself never passes this test, so
-// it falls back). feature_margin is then the same long-double function of (q, feature, toi)
-// as on the exact path.
+// next_up d (the rounding down and up of r); or f(d) = 0 exactly (rationals) at a double d
+// in [l, h]: r = d, toi = toi_up = d. Likewise a node whose f has a strict sign on [l, h)
+// and f(h) = 0 exactly (Bernstein: b_0 .. b_{n-1} of one strict sign, b_n an exact 0), the
+// conditions > 0: t* = h (dyadic inputs put t* on node ends). feature_margin is then the
+// same long-double function of (q, feature, toi) as on the exact path.
 //
 // Signs on an interval: Bernstein coefficients. A polynomial of degree n on [l, h] is
 // sum_j b_j B_j(x) with B_j >= 0, sum_j B_j = 1; all b_j > 0 (< 0) proves the sign on the
@@ -415,6 +417,8 @@ bool negative(const Bounded& x) { return dd::certain_compare(x, Bounded(0)) < 0;
 double approx(const I& x) { return x.inf() / 2 + x.sup() / 2; }
 bool is_point(const I& x) { return x.inf() == x.sup(); }
 bool is_point(const Bounded& x) { return x.err == 0; }
+bool is_zero(const I& x) { return x.inf() == 0 && x.sup() == 0; }  // the exact value is 0
+bool is_zero(const Bounded& x) { return dd::exact_zero(x); }
 double approx(const Bounded& x) { return x.hi + x.lo; }
 
 template <class S, int D>
@@ -520,7 +524,8 @@ int monotone(const Coefficients<S>& b, int n) {
 
 // What the search found.
 struct Search {
-  enum { miss, crossing, undecided } outcome = undecided;
+  // crossing: the one root of f in (lo, hi) is t*; root_at_hi: t* = hi exactly.
+  enum { miss, crossing, root_at_hi, undecided } outcome = undecided;
   double lo = 0, hi = 0;  // the crossing interval
   int sign_lo = 0;        // the sign of f at lo (that at hi is the opposite)
   std::array<double, 4> f{};  // f's monomial coefficients, approximately (for Newton only)
@@ -573,6 +578,13 @@ Search search(const std::array<Coefficients<S>, max_polys>& b0, int k, bool f1_z
     const auto& f = node.b[0];
     const int s0 = positive(f[0]) ? 1 : (negative(f[0]) ? -1 : 0);
     const int s3 = positive(f[3]) ? 1 : (negative(f[3]) ? -1 : 0);
+    // f's b_0 .. b_2 of one strict sign and b_3 exactly 0: f != 0 on [lo, hi) and f(hi) = 0,
+    // so (conditions > 0) the first contact is at hi, in the open face / interior points.
+    if (inside && is_zero(f[3]) && (but_last(f, true) || but_last(f, false))) {
+      out.outcome = Search::root_at_hi;
+      out.lo = out.hi = node.hi;
+      return out;
+    }
     if (inside && s0 != 0 && s3 == -s0 && monotone(f, 3) == s3) {
       out.outcome = Search::crossing;
       out.lo = node.lo;
@@ -671,8 +683,19 @@ dd::Bounded coplanarity_at(const cases::CcdQuery& q, double t) {
   return dot3(cross3(minus(v[1], v[0]), minus(v[3], v[2])), minus(v[2], v[0]));
 }
 
-// The certified sign of f at t: +1 / -1, or 0 when the enclosure contains 0.
-int sign_at(const cases::CcdQuery& q, double t) { return dd::certain_compare(coplanarity_at(q, t), dd::Bounded(0)); }
+// The exact sign of f at the double t: double-double, and rationals where its enclosure
+// contains 0 (then f(t) may be exactly 0: t* a double, common on dyadic inputs).
+int sign_at(const cases::CcdQuery& q, double t) {
+  const int s = dd::certain_compare(coplanarity_at(q, t), dd::Bounded(0));
+  if (s != 0) return s;
+  std::array<exact::Vector3<Q>, 4> v;
+  const Q tq(t);
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 3; ++k) v[i][k] = Q(q.x[i][k]) + tq * (Q(q.x[i + 4][k]) - Q(q.x[i][k]));
+  const Q f = q.kind == cases::CcdKind::vertex_face ? dot(cross(v[2] - v[1], v[3] - v[1]), v[0] - v[1])
+                                                    : dot(cross(v[1] - v[0], v[3] - v[2]), v[2] - v[0]);
+  return sgn(f);
+}
 
 // toi and toi_up of the unique root r in (lo, hi) of the monotone f (sign sign_lo at lo),
 // when certified: the adjacent doubles d < r < next_up d (see the top of the filter).
@@ -695,21 +718,25 @@ std::optional<std::pair<double, double>> round_root(const cases::CcdQuery& q, co
     if (!std::isfinite(next)) return std::nullopt;
     t = next;
   }
-  // The walk: d with the sign of f(lo) and next_up d with the sign of f(hi).
+  // The walk: d with the sign of f(lo) and next_up d with the sign of f(hi), or a double in
+  // [lo, hi] where f is exactly 0 (the unique root: toi = toi_up = it).
   double d = t;
   if (!(d >= 0x1p-900)) return std::nullopt;  // next_up / next_down of normal doubles only
   int sd = sign_at(q, d);
-  for (int step = 0; step < 6 && sd != 0; ++step) {
+  if (sd == 0) return std::pair{d, d};
+  for (int step = 0; step < 6; ++step) {
     if (sd == s.sign_lo) {
       const double u = dd::next_up(d);
       if (u > s.hi) return std::nullopt;
       const int su = sign_at(q, u);
+      if (su == 0) return std::pair{u, u};
       if (su == -s.sign_lo) return std::pair{d, u};
       d = u, sd = su;
     } else {
       const double l = dd::next_down(d);
       if (l < s.lo || !(l >= 0x1p-900)) return std::nullopt;
       const int sl = sign_at(q, l);
+      if (sl == 0) return std::pair{l, l};
       if (sl == s.sign_lo) return std::pair{l, d};
       d = l, sd = sl;
     }
@@ -875,8 +902,9 @@ std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
     }
   }
   if (s.outcome == filter::Search::miss) return res;
-  if (s.outcome != filter::Search::crossing) return std::nullopt;
-  const auto toi = filter::round_root(q, s);
+  const auto toi = s.outcome == filter::Search::root_at_hi ? std::optional(std::pair{s.hi, s.hi})
+                   : s.outcome == filter::Search::crossing ? filter::round_root(q, s)
+                                                           : std::nullopt;
   if (!toi) return std::nullopt;
   res.hit = true;
   std::tie(res.toi, res.toi_up) = *toi;
