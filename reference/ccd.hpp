@@ -5,12 +5,26 @@
 #pragma once
 #include "cases/ccd.hpp"
 
+#include <optional>
+
 namespace contactbench::reference {
 
 // Exact for every finite double input: hit is decided exactly (closed sets, contact at
 // t = 0 and t = 1 included) and toi is the exact earliest contact time t* rounded down to a
 // double (toi_up: rounded up). No tolerance anywhere. Throws cases::InputError on NaN/Inf.
+// Filtered: certified misses (the coplanarity cubic or a necessary inside-condition has a
+// proven strict sign on each piece of [0, 1]: Bernstein coefficients in intervals, then in
+// double-double), certified first crossings in the open face / at interior points (a proven
+// simple root, rounded to doubles by certified signs of f at doubles, exact where f is 0
+// there) and contacts at t = 0 and t = 1 (exact signs of the static positions) are answered
+// without the exact path; every other query runs ccd_exact. Bit-identical to it
+// (harness/tests/ccd_filtered_reference.cpp).
 cases::CcdResult ccd(const cases::CcdQuery& q);
+// The exact path alone (GMP rationals, Sturm sequences): for tests.
+cases::CcdResult ccd_exact(const cases::CcdQuery& q);
+// The filtered stage alone (finite inputs): its answer, or nothing where ccd runs the exact
+// path. For tests.
+std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q);
 
 // How far a non-colliding query is from touching: the minimum over t in [0, 1] of the
 // distance between the primitives, divided by the query's scale (cases::ccd_scale). Not

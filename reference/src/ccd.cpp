@@ -27,6 +27,7 @@
 #include "reference/ccd.hpp"
 
 #include "reference/src/cgal.hpp"
+#include "reference/src/double_double.hpp"
 #include "reference/src/exact_vector.hpp"
 #include "reference/src/polynomial.hpp"
 
@@ -255,15 +256,19 @@ using L3 = Eigen::Matrix<long double, 3, 1>;
 
 long double clamp01(long double x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
 
-// Distance from p to the closed segment [a, b].
-long double point_segment(const L3& p, const L3& a, const L3& b) {
+// Squared distance from p to the closed segment [a, b], and the distance.
+// The distances below are minima of norms; they take the minimum of the squared norms and
+// one square root: sqrt is correctly rounded, hence monotone, so sqrt(min x_i) = min
+// sqrt(x_i) bit for bit (and Eigen's norm() is sqrt(squaredNorm())).
+long double point_segment_squared(const L3& p, const L3& a, const L3& b) {
   const L3 e = b - a;
   const long double ee = e.squaredNorm();
   const long double s = ee > 0 ? clamp01((p - a).dot(e) / ee) : 0;
-  return (p - a - s * e).norm();
+  return (p - a - s * e).squaredNorm();
 }
+long double point_segment(const L3& p, const L3& a, const L3& b) { return std::sqrt(point_segment_squared(p, a, b)); }
 
-// Distance from p to the closed triangle a b c: to the in-plane projection if it lies
+// Squared distance from p to the closed triangle a b c: to the in-plane projection if it lies
 // inside, otherwise to the nearest edge (also right for degenerate triangles). Every
 // candidate is the distance from p to an actual point of the triangle (the projection is
 // rebuilt from its barycentric coordinates, all >= 0), so rounding can only make the result
@@ -273,8 +278,9 @@ long double point_segment(const L3& p, const L3& a, const L3& b) {
 // |e1|^2 |e2|^2 - (e1.e2)^2, which cancels catastrophically for thin triangles): accurate to
 // about 2^-64 / sin(smallest angle), so a point over the face of a 1e-4 degree sliver is
 // still measured to the face.
-long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
-  long double d = std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
+long double point_triangle_squared(const L3& p, const L3& a, const L3& b, const L3& c) {
+  long double d = std::min({point_segment_squared(p, a, b), point_segment_squared(p, b, c),
+                            point_segment_squared(p, c, a)});
   const L3 n = (b - a).cross(c - a);
   const long double nn = n.squaredNorm();
   if (nn > 0) {
@@ -282,7 +288,7 @@ long double point_triangle(const L3& p, const L3& a, const L3& b, const L3& c) {
                       lc = n.dot((b - a).cross(p - a)) / nn;
     if (la >= 0 && lb >= 0 && lc >= 0) {
       const long double sum = la + lb + lc;
-      d = std::min(d, (p - (la * a + lb * b + lc * c) / sum).norm());
+      d = std::min(d, (p - (la * a + lb * b + lc * c) / sum).squaredNorm());
     }
   }
   return d;
@@ -300,15 +306,15 @@ bool line_params(const L3& a0, const L3& da, const L3& b0, const L3& db, long do
   return true;
 }
 
-// Distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
+// Squared distance between closed segments [a0, a1] and [b0, b1]: the interior critical point if
 // both parameters are inside, otherwise the best of the four endpoint-segment distances.
-long double segment_segment(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
-  long double d = std::min({point_segment(a0, b0, b1), point_segment(a1, b0, b1),
-                            point_segment(b0, a0, a1), point_segment(b1, a0, a1)});
+long double segment_segment_squared(const L3& a0, const L3& a1, const L3& b0, const L3& b1) {
+  long double d = std::min({point_segment_squared(a0, b0, b1), point_segment_squared(a1, b0, b1),
+                            point_segment_squared(b0, a0, a1), point_segment_squared(b1, a0, a1)});
   const L3 da = a1 - a0, db = b1 - b0;
   long double s, u;
   if (line_params(a0, da, b0, db, s, u) && s >= 0 && s <= 1 && u >= 0 && u <= 1)
-    d = std::min(d, ((a0 + s * da) - (b0 + u * db)).norm());
+    d = std::min(d, ((a0 + s * da) - (b0 + u * db)).squaredNorm());
   return d;
 }
 
@@ -316,8 +322,8 @@ long double distance_at(const cases::CcdQuery& q, long double t) {
   std::array<L3, 4> v;
   for (int i = 0; i < 4; ++i)
     v[i] = (1 - t) * q.x[i].cast<long double>() + t * q.x[i + 4].cast<long double>();
-  return q.kind == cases::CcdKind::vertex_face ? point_triangle(v[0], v[1], v[2], v[3])
-                                               : segment_segment(v[0], v[1], v[2], v[3]);
+  return std::sqrt(q.kind == cases::CcdKind::vertex_face ? point_triangle_squared(v[0], v[1], v[2], v[3])
+                                                         : segment_segment_squared(v[0], v[1], v[2], v[3]));
 }
 
 // The margin of the feature decision (see cases::CcdResult::feature_margin): long double at
@@ -345,13 +351,585 @@ double feature_margin(const cases::CcdQuery& q, cases::CcdFeature f, double t) {
   return std::max(static_cast<double>(d / cases::ccd_scale(q)), std::numeric_limits<double>::denorm_min());
 }
 
+// ---------------------------------------------------------------------------------------
+// The filtered stage (CGAL-style filter: a cheap certified stage; every query it cannot
+// settle runs the exact path above unchanged).
+//
+// Necessary conditions for contact. Write f for the coplanarity cubic of the query.
+//  * vertex-face: contact at t means p(t) is in the closed triangle a b c, so p - a is a
+//    combination of b - a and c - a and f(t) = det(b - a, c - a, p - a) = 0. Moreover, with
+//    n = (b - a) x (c - a) and p - a = beta (b - a) + gamma (c - a) (barycentric
+//    coordinates alpha, beta, gamma >= 0 of a point of the closed triangle), the three
+//    g_k = n . (edge_k x (p - edge_k start)) of VertexFace are gamma |n|^2, alpha |n|^2,
+//    beta |n|^2 >= 0; when n = 0 they are all 0. So contact => f = 0 and g_0, g_1, g_2 >= 0.
+//  * edge-edge: contact means a0 + sigma da = b0 + tau db with sigma, tau in [0, 1]
+//    (da = a1 - a0, db = b1 - b0, w = b0 - a0 = sigma da - tau db), so f = (da x db) . w
+//    = 0, and with m = da x db: s = (w x db) . m = sigma |m|^2, u = (w x da) . m = tau |m|^2;
+//    hence s, |m|^2 - s, u, |m|^2 - u >= 0 (all 0 when m = 0).
+// Certified MISS on a time interval J: f has one strict sign on J, or one of the g_k (resp.
+// s, |m|^2 - s, u, |m|^2 - u) is < 0 on all of J. A miss over [0, 1] is a cover of [0, 1] by
+// such intervals: no contact at any t, the point-edge sub-problems and t = 0, 1 included (they
+// are contacts, so they satisfy the necessary conditions).
+// Certified HIT on J = [l, h] when every interval left of l is a certified miss, f(l) and f(h)
+// are nonzero of opposite signs, f is strictly monotone on J, and the g_k (resp. s, |m|^2 - s,
+// u, |m|^2 - u) are > 0 on all of J. Then f has exactly one root r in (l, h); no contact in
+// [0, r) (left of l: the cover; in [l, r): f != 0 there); at r the contact is in the open face
+// (all barycentric coordinates > 0, n != 0 since g_k > 0), resp. at interior points of both
+// edges (m != 0: non-parallel coplanar lines meet in exactly one point, at parameters s/|m|^2,
+// u/|m|^2 in (0, 1)). So t* = r and the exact path's feature is vf_face (p is no vertex and
+// on no edge line: that would make a g_k 0), resp. ee_interior (an endpoint on the other
+// segment would be the one meeting point, at parameter 0 or 1). The toi is then settled by
+// signs of f at doubles: f(d) with the sign of f(l) and f(next_up d) with the sign of f(h),
+// l <= d < next_up d <= h, put r strictly between two adjacent doubles: toi = d, toi_up =
+// next_up d (the rounding down and up of r); or f(d) = 0 exactly (rationals) at a double d
+// in [l, h]: r = d, toi = toi_up = d. Likewise a node whose f has a strict sign on [l, h)
+// and f(h) = 0 exactly (Bernstein: b_0 .. b_{n-1} of one strict sign, b_n an exact 0), the
+// conditions > 0: t* = h (dyadic inputs put t* on node ends). feature_margin is then the
+// same long-double function of (q, feature, toi) as on the exact path.
+//
+// Signs on an interval: Bernstein coefficients. A polynomial of degree n on [l, h] is
+// sum_j b_j B_j(x) with B_j >= 0, sum_j B_j = 1; all b_j > 0 (< 0) proves the sign on the
+// closed interval; b_0 = value at l, b_n = value at h; n (b_{j+1} - b_j) are the Bernstein
+// coefficients of the derivative (all > 0: strictly increasing). From monomial coefficients c_i
+// on [0, 1]: b_j = sum_{i<=j} C(j,i)/C(n,i) c_i; we keep L b_j with L = lcm_i C(n,i) (3 for
+// n = 3, 12 for n = 4): integer weights, and a positive factor common to all b_j changes no
+// sign above. The halves of [l, h] by de Casteljau at 1/2: averages of neighbours.
+// Everything first in CGAL interval arithmetic (rounding protected), then, where that cannot
+// decide, again in double-double with a running error bound (reference/src/double_double.hpp;
+// resolves contacts perturbed by the rounding of the inputs, ~2^-53 of the scale): every
+// enclosure contains the exact value of its formula at the exact double inputs, so each sign
+// taken from one is the exact sign of the exact coefficient. Signs at a double d: f(d) in
+// double-double, kept only when the enclosure excludes 0.
+// Contact at t = 0 (and at t = 1 once [0, 1) is a certified miss, see search) is decided by
+// exact signs of the static positions (end_touch below), with the exact path's feature rule.
+namespace filter {
+
+using I = exact::Interval;
+using dd::Bounded;
+
+// The two number types of the search: CGAL intervals (rounding protected), then, where they
+// cannot decide, double-double with a running error bound (round to nearest). Both enclose
+// the exact value of every formula at the exact double inputs.
+bool positive(const I& x) { return x.inf() > 0; }
+bool negative(const I& x) { return x.sup() < 0; }
+bool positive(const Bounded& x) { return dd::certain_compare(x, Bounded(0)) > 0; }
+bool negative(const Bounded& x) { return dd::certain_compare(x, Bounded(0)) < 0; }
+double approx(const I& x) { return x.inf() / 2 + x.sup() / 2; }
+bool is_point(const I& x) { return x.inf() == x.sup(); }
+bool is_point(const Bounded& x) { return x.err == 0; }
+bool is_zero(const I& x) { return x.inf() == 0 && x.sup() == 0; }  // the exact value is 0
+bool is_zero(const Bounded& x) { return dd::exact_zero(x); }
+double approx(const Bounded& x) { return x.hi + x.lo; }
+
+template <class S, int D>
+using Poly = std::array<S, D + 1>;  // monomial coefficients in t
+template <class S, int D>
+using PVec3 = std::array<Poly<S, D>, 3>;
+
+template <class S, int A, int B>
+Poly<S, A + B> mul(const Poly<S, A>& a, const Poly<S, B>& b) {
+  Poly<S, A + B> r;
+  r.fill(S(0));
+  for (int i = 0; i <= A; ++i)
+    for (int j = 0; j <= B; ++j) r[i + j] = r[i + j] + a[i] * b[j];
+  return r;
+}
+template <class S, int D>
+Poly<S, D> sub(const Poly<S, D>& a, const Poly<S, D>& b) {
+  Poly<S, D> r;
+  for (int i = 0; i <= D; ++i) r[i] = a[i] - b[i];
+  return r;
+}
+template <class S, int D>
+PVec3<S, D> sub(const PVec3<S, D>& a, const PVec3<S, D>& b) {
+  return {sub<S, D>(a[0], b[0]), sub<S, D>(a[1], b[1]), sub<S, D>(a[2], b[2])};
+}
+template <class S, int A, int B>
+PVec3<S, A + B> cross(const PVec3<S, A>& a, const PVec3<S, B>& b) {
+  return {sub<S, A + B>(mul<S, A, B>(a[1], b[2]), mul<S, A, B>(a[2], b[1])),
+          sub<S, A + B>(mul<S, A, B>(a[2], b[0]), mul<S, A, B>(a[0], b[2])),
+          sub<S, A + B>(mul<S, A, B>(a[0], b[1]), mul<S, A, B>(a[1], b[0]))};
+}
+template <class S, int A, int B>
+Poly<S, A + B> dot(const PVec3<S, A>& a, const PVec3<S, B>& b) {
+  Poly<S, A + B> r = mul<S, A, B>(a[0], b[0]);
+  const Poly<S, A + B> y = mul<S, A, B>(a[1], b[1]), z = mul<S, A, B>(a[2], b[2]);
+  for (int i = 0; i <= A + B; ++i) r[i] = r[i] + (y[i] + z[i]);
+  return r;
+}
+
+// Up to five polynomials of degree <= 4 as scaled Bernstein coefficients on one interval.
+constexpr int max_polys = 5;
+template <class S>
+using Coefficients = std::array<S, 5>;
+template <class S>
+struct Node {
+  double lo, hi;
+  int depth;
+  std::array<Coefficients<S>, max_polys> b;
+};
+
+// L b_j from monomial coefficients (see above): weights L C(j,i)/C(n,i).
+template <class S, int D>
+Coefficients<S> bernstein(const Poly<S, D>& c) {
+  static_assert(D == 3 || D == 4);
+  // w[j][i] = L C(j,i)/C(D,i), L = 3 (D = 3) or 12 (D = 4).
+  constexpr int w3[4][4] = {{3, 0, 0, 0}, {3, 1, 0, 0}, {3, 2, 1, 0}, {3, 3, 3, 3}};
+  constexpr int w4[5][5] = {{12, 0, 0, 0, 0}, {12, 3, 0, 0, 0}, {12, 6, 2, 0, 0}, {12, 9, 6, 3, 0}, {12, 12, 12, 12, 12}};
+  Coefficients<S> b;
+  b.fill(S(0));
+  for (int j = 0; j <= D; ++j) {
+    S s(0);
+    for (int i = 0; i <= j; ++i) s = s + S(D == 3 ? w3[j][i] : w4[j][i]) * c[i];
+    b[j] = s;
+  }
+  return b;
+}
+
+// De Casteljau at 1/2: the coefficients on the left and right halves.
+template <class S>
+void halve(const Coefficients<S>& b, int n, Coefficients<S>& left, Coefficients<S>& right) {
+  Coefficients<S> t = b;
+  left = right = b;
+  for (int k = 1; k <= n; ++k) {
+    for (int i = 0; i + k <= n; ++i) t[i] = (t[i] + t[i + 1]) * S(0.5);
+    left[k] = t[0];
+    right[n - k] = t[n - k];
+  }
+}
+
+template <class S>
+bool all_positive(const Coefficients<S>& b, int n) {
+  for (int j = 0; j <= n; ++j)
+    if (!positive(b[j])) return false;
+  return true;
+}
+template <class S>
+bool all_negative(const Coefficients<S>& b, int n) {
+  for (int j = 0; j <= n; ++j)
+    if (!negative(b[j])) return false;
+  return true;
+}
+// +1 / -1 when every b_{j+1} - b_j is certainly > 0 / < 0, else 0.
+template <class S>
+int monotone(const Coefficients<S>& b, int n) {
+  bool up = true, down = true;
+  for (int j = 0; j < n; ++j) {
+    const S d = b[j + 1] - b[j];
+    up = up && positive(d);
+    down = down && negative(d);
+  }
+  return up ? 1 : (down ? -1 : 0);
+}
+
+// What the search found.
+struct Search {
+  // crossing: the one root of f in (lo, hi) is t*; root_at_hi: t* = hi exactly.
+  enum { miss, crossing, root_at_hi, undecided } outcome = undecided;
+  double lo = 0, hi = 0;  // the crossing interval
+  int sign_lo = 0;        // the sign of f at lo (that at hi is the opposite)
+  std::array<double, 4> f{};  // f's monomial coefficients, approximately (for Newton only)
+  bool exact = false;  // every Bernstein coefficient on [0, 1] was computed without rounding
+};
+
+// Node budget and depth: a random query settles in a few nodes; touching, grazing and
+// coplanar queries would not settle at any depth, so the budget bounds the time they waste
+// before the exact path. Intervals resolve about 2^-50 of the scale, double-double about
+// 2^-100: a contact perturbed by the rounding of the inputs (2^-53) needs the second, and
+// nodes down to the spacing of doubles (depth ~ 55).
+template <class S>
+struct Limits;
+template <>
+struct Limits<I> {
+  static constexpr int nodes = 96, depth = 40;
+};
+template <>
+struct Limits<Bounded> {
+  static constexpr int nodes = 160, depth = 70;
+};
+
+// Polynomial 0 is f (degree 3); 1 .. k-1 the conditions of degree 4 that contact needs >= 0.
+// f1_zero: f(1) is known to be exactly 0 (an exact sign); then a node [l, 1] whose other
+// coefficients b_0 .. b_2 of f are all > 0 (all < 0) has f > 0 (< 0) on [l, 1): b_3 = 0 and
+// B_0(x) > 0 for x < 1. Such a node excludes contact on [l, 1) only; the outcome `miss` then
+// means "no contact in [0, 1)", and the caller decides t = 1 exactly.
+// Intervals: rounding must be protected by the caller; double-double: must not be.
+template <class S>
+Search search(const std::array<Coefficients<S>, max_polys>& b0, int k, bool f1_zero) {
+  constexpr int max_depth = Limits<S>::depth, max_nodes = Limits<S>::nodes;
+  Search out;
+  std::array<Node<S>, max_depth + 2> stack;
+  int top = 0, nodes = 0;
+  stack[top++] = Node<S>{0.0, 1.0, 0, b0};
+  auto but_last = [](const Coefficients<S>& b, bool pos) {
+    for (int j = 0; j < 3; ++j)
+      if (pos ? !positive(b[j]) : !negative(b[j])) return false;
+    return true;
+  };
+  while (top > 0) {
+    const Node<S> node = stack[--top];
+    if (++nodes > max_nodes) return out;
+    bool excluded = all_positive(node.b[0], 3) || all_negative(node.b[0], 3) ||
+                    (f1_zero && node.hi == 1 && (but_last(node.b[0], true) || but_last(node.b[0], false)));
+    for (int i = 1; i < k && !excluded; ++i) excluded = all_negative(node.b[i], 4);
+    if (excluded) continue;
+    bool inside = true;
+    for (int i = 1; i < k && inside; ++i) inside = all_positive(node.b[i], 4);
+    const auto& f = node.b[0];
+    const int s0 = positive(f[0]) ? 1 : (negative(f[0]) ? -1 : 0);
+    const int s3 = positive(f[3]) ? 1 : (negative(f[3]) ? -1 : 0);
+    // f's b_0 .. b_2 of one strict sign and b_3 exactly 0: f != 0 on [lo, hi) and f(hi) = 0,
+    // so (conditions > 0) the first contact is at hi, in the open face / interior points.
+    if (inside && is_zero(f[3]) && (but_last(f, true) || but_last(f, false))) {
+      out.outcome = Search::root_at_hi;
+      out.lo = out.hi = node.hi;
+      return out;
+    }
+    if (inside && s0 != 0 && s3 == -s0 && monotone(f, 3) == s3) {
+      out.outcome = Search::crossing;
+      out.lo = node.lo;
+      out.hi = node.hi;
+      out.sign_lo = s0;
+      return out;
+    }
+    // The halves only while the midpoint is a double (then exactly the midpoint: hi - lo is
+    // a power of two, and lo + (hi - lo)/2 rounds to lo or hi when it is not representable).
+    const double mid = node.lo + (node.hi - node.lo) / 2;
+    if (node.depth == max_depth || !(mid > node.lo && mid < node.hi)) return out;
+    Node<S> left{node.lo, mid, node.depth + 1, {}}, right{mid, node.hi, node.depth + 1, {}};
+    for (int i = 0; i < k; ++i) halve(node.b[i], i == 0 ? 3 : 4, left.b[i], right.b[i]);
+    stack[top++] = right;  // the left half first: the earliest crossing is found first
+    stack[top++] = left;
+  }
+  out.outcome = Search::miss;
+  return out;
+}
+
+// Linear motion of vertex i: x0 + t (x1 - x0).
+template <class S>
+PVec3<S, 1> motion(const cases::CcdQuery& q, int i) {
+  PVec3<S, 1> r;
+  for (int k = 0; k < 3; ++k) r[k] = Poly<S, 1>{S(q.x[i][k]), S(q.x[i + 4][k]) - S(q.x[i][k])};
+  return r;
+}
+
+// The polynomials of the query in scaled Bernstein form on [0, 1], then the search.
+template <class S>
+Search polynomial_search(const cases::CcdQuery& q, bool f1_zero) {
+  std::array<PVec3<S, 1>, 4> v;
+  for (int i = 0; i < 4; ++i) v[i] = motion<S>(q, i);
+  std::array<Coefficients<S>, max_polys> b{};
+  Poly<S, 3> f;
+  int k;
+  if (q.kind == cases::CcdKind::vertex_face) {
+    const auto &p = v[0], &a = v[1], &bb = v[2], &c = v[3];
+    const PVec3<S, 2> n = cross<S, 1, 1>(sub<S, 1>(bb, a), sub<S, 1>(c, a));
+    f = dot<S, 2, 1>(n, sub<S, 1>(p, a));
+    b[1] = bernstein<S, 4>(dot<S, 2, 2>(n, cross<S, 1, 1>(sub<S, 1>(bb, a), sub<S, 1>(p, a))));
+    b[2] = bernstein<S, 4>(dot<S, 2, 2>(n, cross<S, 1, 1>(sub<S, 1>(c, bb), sub<S, 1>(p, bb))));
+    b[3] = bernstein<S, 4>(dot<S, 2, 2>(n, cross<S, 1, 1>(sub<S, 1>(a, c), sub<S, 1>(p, c))));
+    k = 4;
+  } else {
+    const auto &a0 = v[0], &a1 = v[1], &b0 = v[2], &b1 = v[3];
+    const PVec3<S, 1> da = sub<S, 1>(a1, a0), db = sub<S, 1>(b1, b0), w = sub<S, 1>(b0, a0);
+    const PVec3<S, 2> m = cross<S, 1, 1>(da, db);
+    f = dot<S, 2, 1>(m, w);
+    const Poly<S, 4> mm = dot<S, 2, 2>(m, m), s = dot<S, 2, 2>(cross<S, 1, 1>(w, db), m),
+                     u = dot<S, 2, 2>(cross<S, 1, 1>(w, da), m);
+    b[1] = bernstein<S, 4>(s);
+    b[2] = bernstein<S, 4>(sub<S, 4>(mm, s));
+    b[3] = bernstein<S, 4>(u);
+    b[4] = bernstein<S, 4>(sub<S, 4>(mm, u));
+    k = 5;
+  }
+  b[0] = bernstein<S, 3>(f);
+  Search out = search<S>(b, k, f1_zero);
+  for (int i = 0; i < 4; ++i) out.f[i] = approx(f[i]);
+  out.exact = true;
+  for (int i = 0; i < k; ++i)
+    for (const S& x : b[i]) out.exact = out.exact && is_point(x);
+  return out;
+}
+
+// Intervals first (rounding protected here), then double-double where they cannot decide.
+Search certified_search(const cases::CcdQuery& q, bool f1_zero) {
+  Search s;
+  {
+    exact::ProtectRounding guard;
+    s = polynomial_search<I>(q, f1_zero);
+  }
+  // Exact coefficients (small dyadic inputs): double-double would take the same signs.
+  if (s.outcome != Search::undecided || s.exact) return s;
+  return polynomial_search<Bounded>(q, f1_zero);
+}
+
+// f at the double t in double-double with its error bound (the exact polynomial's value at
+// t is within err of hi + lo); round to nearest (outside the interval stage's protection).
+dd::Bounded coplanarity_at(const cases::CcdQuery& q, double t) {
+  using dd::Bounded;
+  using V = std::array<Bounded, 3>;
+  std::array<V, 4> v;
+  const Bounded bt(t);
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 3; ++k)
+      v[i][k] = Bounded(q.x[i][k]) + bt * (Bounded(q.x[i + 4][k]) - Bounded(q.x[i][k]));
+  auto minus = [](const V& a, const V& b) { return V{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
+  auto cross3 = [](const V& a, const V& b) {
+    return V{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  };
+  auto dot3 = [](const V& a, const V& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+  if (q.kind == cases::CcdKind::vertex_face)
+    return dot3(cross3(minus(v[2], v[1]), minus(v[3], v[1])), minus(v[0], v[1]));
+  return dot3(cross3(minus(v[1], v[0]), minus(v[3], v[2])), minus(v[2], v[0]));
+}
+
+// The exact sign of f at the double t: double-double, and rationals where its enclosure
+// contains 0 (then f(t) may be exactly 0: t* a double, common on dyadic inputs).
+int sign_at(const cases::CcdQuery& q, double t) {
+  const int s = dd::certain_compare(coplanarity_at(q, t), dd::Bounded(0));
+  if (s != 0) return s;
+  std::array<exact::Vector3<Q>, 4> v;
+  const Q tq(t);
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 3; ++k) v[i][k] = Q(q.x[i][k]) + tq * (Q(q.x[i + 4][k]) - Q(q.x[i][k]));
+  const Q f = q.kind == cases::CcdKind::vertex_face ? dot(cross(v[2] - v[1], v[3] - v[1]), v[0] - v[1])
+                                                    : dot(cross(v[1] - v[0], v[3] - v[2]), v[2] - v[0]);
+  return sgn(f);
+}
+
+// toi and toi_up of the unique root r in (lo, hi) of the monotone f (sign sign_lo at lo),
+// when certified: the adjacent doubles d < r < next_up d (see the top of the filter).
+std::optional<std::pair<double, double>> round_root(const cases::CcdQuery& q, const Search& s) {
+  // An approximation: Newton on f's approximate coefficients (double), then two steps with
+  // the accurate value of f (double-double). Only where to look; nothing rests on it.
+  const auto& c = s.f;
+  auto value = [&](double t) { return ((c[3] * t + c[2]) * t + c[1]) * t + c[0]; };
+  auto slope = [&](double t) { return (3 * c[3] * t + 2 * c[2]) * t + c[1]; };
+  double t = (s.lo + s.hi) / 2;
+  for (int it = 0; it < 50; ++it) {
+    const double d = slope(t), next = std::clamp(t - value(t) / d, s.lo, s.hi);
+    if (!std::isfinite(next)) return std::nullopt;
+    if (next == t) break;
+    t = next;
+  }
+  for (int it = 0; it < 2; ++it) {
+    const dd::Bounded v = coplanarity_at(q, t);
+    const double next = std::clamp(t - (v.hi + v.lo) / slope(t), s.lo, s.hi);
+    if (!std::isfinite(next)) return std::nullopt;
+    t = next;
+  }
+  // The walk: d with the sign of f(lo) and next_up d with the sign of f(hi), or a double in
+  // [lo, hi] where f is exactly 0 (the unique root: toi = toi_up = it).
+  double d = t;
+  if (!(d >= 0x1p-900)) return std::nullopt;  // next_up / next_down of normal doubles only
+  int sd = sign_at(q, d);
+  if (sd == 0) return std::pair{d, d};
+  for (int step = 0; step < 6; ++step) {
+    if (sd == s.sign_lo) {
+      const double u = dd::next_up(d);
+      if (u > s.hi) return std::nullopt;
+      const int su = sign_at(q, u);
+      if (su == 0) return std::pair{u, u};
+      if (su == -s.sign_lo) return std::pair{d, u};
+      d = u, sd = su;
+    } else {
+      const double l = dd::next_down(d);
+      if (l < s.lo || !(l >= 0x1p-900)) return std::nullopt;
+      const int sl = sign_at(q, l);
+      if (sl == 0) return std::pair{l, l};
+      if (sl == s.sign_lo) return std::pair{l, d};
+      d = l, sd = sl;
+    }
+  }
+  return std::nullopt;
+}
+
+// Contact at an end of the step (t = 0: positions x[0..3]; t = 1: x[4..7]), decided
+// exactly: the exact path's touch(r) and feature(r) at r = 0 or 1 written on the static
+// positions (doubles), each polynomial sign by exact::filtered_sign (interval, else
+// rationals). The feature (or nothing when they do not touch) follows the same order as
+// VertexFace::feature / EdgeEdge::feature.
+namespace end_touch {
+
+using P = cases::Vec3;
+template <class F, class... V>
+int sign(F&& f, const V&... v) {
+  return exact::filtered_sign(std::forward<F>(f), v...);
+}
+
+// PointPoint::touch: equal positions (doubles: exact).
+bool point_point(const P& p, const P& x) { return p == x; }
+// PointEdge::interior_touch: y != x, (p - x) x (y - x) = 0, (p - x).(y - x) >= 0,
+// |y - x|^2 - (p - x).(y - x) >= 0.
+bool interior(const P& p, const P& x, const P& y) {
+  if (x == y) return false;
+  for (int k = 0; k < 3; ++k)
+    if (sign([k](const auto& p, const auto& x, const auto& y) { return cross(p - x, y - x)[k]; }, p, x, y) != 0)
+      return false;
+  return sign([](const auto& p, const auto& x, const auto& y) { return dot(p - x, y - x); }, p, x, y) >= 0 &&
+         sign([](const auto& p, const auto& x, const auto& y) {
+           auto r = dot(y - x, y - x);
+           r -= dot(p - x, y - x);
+           return r;
+         }, p, x, y) >= 0;
+}
+bool point_edge(const P& p, const P& x, const P& y) {
+  return point_point(p, x) || point_point(p, y) || interior(p, x, y);
+}
+
+std::optional<cases::CcdFeature> vertex_face(const P& p, const P& a, const P& b, const P& c) {
+  const std::array<std::array<const P*, 2>, 3> e{{{&a, &b}, {&b, &c}, {&c, &a}}};
+  bool face = sign([](const auto& p, const auto& a, const auto& b, const auto& c) {
+                return dot(cross(b - a, c - a), p - a);
+              }, p, a, b, c) == 0;
+  if (face) {
+    bool n_zero = true;
+    for (int k = 0; k < 3 && n_zero; ++k)
+      n_zero = sign([k](const auto& a, const auto& b, const auto& c) { return cross(b - a, c - a)[k]; }, a, b, c) == 0;
+    face = !n_zero;
+    for (int k = 0; k < 3 && face; ++k) {  // n . (edge x (p - edge start)) >= 0
+      const P &x = *e[k][0], &y = *e[k][1];
+      face = sign([](const auto& p, const auto& a, const auto& b, const auto& c, const auto& x, const auto& y) {
+               return dot(cross(b - a, c - a), cross(y - x, p - x));
+             }, p, a, b, c, x, y) >= 0;
+    }
+  }
+  bool touch = face;
+  for (int k = 0; k < 3 && !touch; ++k) touch = point_edge(p, *e[k][0], *e[k][1]);
+  if (!touch) return std::nullopt;
+  for (int k = 0; k < 3; ++k)
+    if (point_point(p, *e[k][0])) return cases::CcdFeature::vf_vertex;
+  for (int k = 0; k < 3; ++k)
+    if (interior(p, *e[k][0], *e[k][1])) return cases::CcdFeature::vf_edge;
+  return cases::CcdFeature::vf_face;
+}
+
+std::optional<cases::CcdFeature> edge_edge(const P& a0, const P& a1, const P& b0, const P& b1) {
+  // ends: {point, segment start, segment end} as EdgeEdge::ends.
+  const std::array<std::array<const P*, 3>, 4> ends{{{&a0, &b0, &b1}, {&a1, &b0, &b1}, {&b0, &a0, &a1}, {&b1, &a0, &a1}}};
+  bool cross_touch = sign([](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+                       return dot(cross(a1 - a0, b1 - b0), b0 - a0);
+                     }, a0, a1, b0, b1) == 0;
+  if (cross_touch) {
+    bool m_zero = true;
+    for (int k = 0; k < 3 && m_zero; ++k)
+      m_zero = sign([k](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+                 return cross(a1 - a0, b1 - b0)[k];
+               }, a0, a1, b0, b1) == 0;
+    cross_touch = !m_zero;
+    // s = (w x db).m, u = (w x da).m and |m|^2 - s, |m|^2 - u, all >= 0 (w = b0 - a0).
+    for (int which = 0; which < 4 && cross_touch; ++which)
+      cross_touch = sign([which](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+                      const auto m = cross(a1 - a0, b1 - b0);
+                      auto v = dot(cross(b0 - a0, which < 2 ? b1 - b0 : a1 - a0), m);
+                      if (which % 2 == 0) return v;
+                      auto r = dot(m, m);
+                      r -= v;
+                      return r;
+                    }, a0, a1, b0, b1) >= 0;
+  }
+  bool touch = cross_touch;
+  for (int k = 0; k < 4 && !touch; ++k) touch = point_edge(*ends[k][0], *ends[k][1], *ends[k][2]);
+  if (!touch) return std::nullopt;
+  for (int k = 0; k < 4; ++k)
+    if (point_point(*ends[k][0], *ends[k][1]) || point_point(*ends[k][0], *ends[k][2]))
+      return cases::CcdFeature::ee_vertex_vertex;
+  for (int k = 0; k < 4; ++k)
+    if (interior(*ends[k][0], *ends[k][1], *ends[k][2])) return cases::CcdFeature::ee_edge_vertex;
+  return cases::CcdFeature::ee_interior;
+}
+
+// The feature of the contact at t = end (0 or 1), or nothing when there is none.
+std::optional<cases::CcdFeature> at(const cases::CcdQuery& q, int end) {
+  const int o = 4 * end;
+  return q.kind == cases::CcdKind::vertex_face ? vertex_face(q.x[o], q.x[o + 1], q.x[o + 2], q.x[o + 3])
+                                               : edge_edge(q.x[o], q.x[o + 1], q.x[o + 2], q.x[o + 3]);
+}
+
+// The exact sign of f(1) (f as VertexFace::f / EdgeEdge::f at the positions x[4..7]).
+int coplanarity_at_one(const cases::CcdQuery& q) {
+  if (q.kind == cases::CcdKind::vertex_face)
+    return sign([](const auto& p, const auto& a, const auto& b, const auto& c) { return dot(cross(b - a, c - a), p - a); },
+                q.x[4], q.x[5], q.x[6], q.x[7]);
+  return sign([](const auto& a0, const auto& a1, const auto& b0, const auto& b1) {
+    return dot(cross(a1 - a0, b1 - b0), b0 - a0);
+  }, q.x[4], q.x[5], q.x[6], q.x[7]);
+}
+
+}  // namespace end_touch
+
+}  // namespace filter
+
 }  // namespace
 
-cases::CcdResult ccd(const cases::CcdQuery& q) {
+// The filtered answer, or nothing (the exact path decides).
+std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
+  for (const auto& v : q.x)
+    if (!v.allFinite()) return std::nullopt;  // the exact path raises the error
+  cases::CcdResult res;
+  res.hit = false;
+  res.toi = res.toi_up = 1;
+  const auto& x = q.x;
+  // The exact path's own box filter (exact comparisons of doubles): a miss.
+  if (q.kind == cases::CcdKind::edge_edge && boxes_disjoint({&x[0], &x[1], &x[4], &x[5]}, {&x[2], &x[3], &x[6], &x[7]}))
+    return res;
+  if (q.kind == cases::CcdKind::vertex_face &&
+      boxes_disjoint({&x[0], &x[4]}, {&x[1], &x[2], &x[3], &x[5], &x[6], &x[7]}))
+    return res;
+  // Far from under- and overflow: the degree-4 conditions stay within [2^-1000, 2^800]
+  // times their relative size, so the intervals keep their precision (they would be sound
+  // anyway; this only spares hopeless work), and the double-double f stays normal.
+  const double scale = cases::ccd_scale(q);
+  if (!(scale >= 0x1p-200 && scale <= 0x1p200)) return std::nullopt;
+  filter::Search s = filter::certified_search(q, false);
+  // Contact at an end of the step: the exact path's answer is then t* = 0, resp. t* = 1 when
+  // no contact happens in [0, 1) (the search with f(1) = 0 known exactly).
+  auto at_end = [&](int end, cases::CcdFeature feature) {
+    res.hit = true;
+    res.toi = res.toi_up = end;
+    res.feature = feature;
+    res.feature_margin = feature_margin(q, feature, res.toi);
+    return res;
+  };
+  if (s.outcome == filter::Search::undecided) {
+    if (const auto f0 = filter::end_touch::at(q, 0)) return at_end(0, *f0);
+    if (filter::end_touch::coplanarity_at_one(q) == 0) {
+      s = filter::certified_search(q, true);
+      if (s.outcome == filter::Search::miss) {  // no contact in [0, 1)
+        if (const auto f1 = filter::end_touch::at(q, 1)) return at_end(1, *f1);
+        return res;
+      }
+    }
+  }
+  if (s.outcome == filter::Search::miss) return res;
+  const auto toi = s.outcome == filter::Search::root_at_hi ? std::optional(std::pair{s.hi, s.hi})
+                   : s.outcome == filter::Search::crossing ? filter::round_root(q, s)
+                                                           : std::nullopt;
+  if (!toi) return std::nullopt;
+  res.hit = true;
+  std::tie(res.toi, res.toi_up) = *toi;
+  res.feature = q.kind == cases::CcdKind::vertex_face ? cases::CcdFeature::vf_face : cases::CcdFeature::ee_interior;
+  res.feature_margin = feature_margin(q, res.feature, res.toi);
+  return res;
+}
+
+namespace {
+void require_finite(const cases::CcdQuery& q) {
   for (int i = 0; i < 8; ++i)
     for (int k = 0; k < 3; ++k)
       if (!std::isfinite(q.x[i][k]))
         cases::Where{"", "ccd query"}.fail(fmt::format("x[{}][{}]", i, k), "NaN or Inf");
+}
+}  // namespace
+
+cases::CcdResult ccd(const cases::CcdQuery& q) {
+  require_finite(q);
+  if (auto r = ccd_filtered(q)) return *r;
+  return ccd_exact(q);
+}
+
+cases::CcdResult ccd_exact(const cases::CcdQuery& q) {
+  require_finite(q);
   cases::CcdResult res;
   res.hit = false;
   res.toi = res.toi_up = 1;
