@@ -222,12 +222,8 @@ namespace {
 // Out of line (with its FMA clone): inlined twice into plane_sides_exact it made that
 // function's frame and prologue heavier for the queries that need no exact stage at all
 // (measured: shared vertices and edges 3-4 ns slower).
-CONTACTBENCH_FMA_CLONES [[gnu::noinline]] int orient3d_exact_distinct(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d,
-                                                                       double bound = -1) {
+CONTACTBENCH_FMA_CLONES [[gnu::noinline]] int orient3d_exact_distinct(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   const bool grid = few_bits(a, b, c, d);
-  // Few-bit data with the filter's bound (bound >= 0): the zero certificate first (it only
-  // ever answers 0; full-mantissa data would fail it, so they skip it).
-  if (grid && bound >= 0 && few_bit_zero<3>({&a, &b, &c, &d}, bound)) return 0;
   if (!grid) {
     const int s = orient3d_coordinates_int(a, b, c, d);
     if (s != 2) return s;
@@ -297,11 +293,14 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
 
 CONTACTBENCH_FMA_CLONES int orient3d_undecided(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double bound) {
   if (a == b || a == c || a == d || b == c || b == d || c == d) return 0;
-  return orient3d_exact_distinct(a, b, c, d, bound);
+  // Few-bit data: the zero certificate first (it only ever answers 0; full-mantissa data
+  // would fail it, so they skip it).
+  if (few_bits(a, b, c, d) && few_bit_zero<3>({&a, &b, &c, &d}, bound)) return 0;
+  return orient3d_exact_distinct(a, b, c, d);
 }
 
 CONTACTBENCH_FMA_CLONES bool plane_sides_exact(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x,
-                                               std::array<int, 3>& s, const double* bounds) {
+                                               std::array<int, 3>& s, double bound) {
   // The entries of s that are 0 are undecided. A point equal to a vertex of t (a shared
   // vertex) lies in t's plane: exactly 0. Three others: the six points' coordinates as
   // integers below 2^59 (each axis scaled by one power of two, as in orient3d_exact), t's
@@ -310,8 +309,8 @@ CONTACTBENCH_FMA_CLONES bool plane_sides_exact(const std::array<Vec3, 3>& t, con
   bool todo[3], shared = false;
   int left = 0;
   for (int i = 0; i < 3; ++i) {
-    const bool vertex = x[i] == t[0] || x[i] == t[1] || x[i] == t[2];  // then s[i] stays 0: exact
-    shared |= s[i] == 0 && vertex;
+    const bool vertex = s[i] == 0 && (x[i] == t[0] || x[i] == t[1] || x[i] == t[2]);  // s[i] stays 0: exact
+    shared |= vertex;
     todo[i] = s[i] == 0 && !vertex;
     left += todo[i];
   }
@@ -320,13 +319,16 @@ CONTACTBENCH_FMA_CLONES bool plane_sides_exact(const std::array<Vec3, 3>& t, con
   // test of orient3d_exact is already made.
   if (left < 3) {  // one or two: orient3d_exact's first stage is cheaper on few-bit data
     for (int i = 0; i < 3; ++i)
-      if (todo[i]) s[i] = orient3d_exact_distinct(t[0], t[1], t[2], x[i], bounds ? bounds[i] : -1);
+      if (todo[i])
+        s[i] = bound >= 0 && few_bits(t[0], t[1], t[2], x[i]) && few_bit_zero<3>({&t[0], &t[1], &t[2], &x[i]}, bound)
+                   ? 0
+                   : orient3d_exact_distinct(t[0], t[1], t[2], x[i]);
     return shared;
   }
   // Three (coplanar grid data, mostly): on few-bit data the zero certificate, one for the
-  // three with the largest bound.
-  if (bounds && few_bits(t[0], t[1], t[2], x[0]) && few_bits(x[1], x[2], x[2], x[2]) &&
-      few_bit_zero<3>({&t[0], &t[1], &t[2], &x[0], &x[1], &x[2]}, std::max({bounds[0], bounds[1], bounds[2]})))
+  // three.
+  if (bound >= 0 && few_bits(t[0], t[1], t[2], x[0]) && few_bits(x[1], x[2], x[2], x[2]) &&
+      few_bit_zero<3>({&t[0], &t[1], &t[2], &x[0], &x[1], &x[2]}, bound))
     return false;  // the undecided entries stay 0: exact (three undecided: no shared point)
   std::int64_t u[3], v[3], w[3][3];
   bool ok = true;

@@ -36,6 +36,7 @@
 #pragma once
 #include "cases/triangle_intersection.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -71,12 +72,13 @@ int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3
 int orient3d_undecided(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                        double bound);
 // The exact signs of the entries of s that are 0 (undecided), s[i] for orient3d(t0, t1, t2,
-// x_i): t's exact normal shared when the six points' coordinates allow it. With `bounds`
-// (the filter's bounds of the undecided entries) the few-bit zero certificate runs first.
+// x_i): t's exact normal shared when the six points' coordinates allow it. With `bound`
+// >= 0 (the largest of the filter's bounds of the undecided entries) the few-bit zero
+// certificate runs first.
 // Returns whether a point of x is a vertex of t (a shared point: the triangles meet); such
 // an entry is always undecided by the filter (an exact 0).
 bool plane_sides_exact(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x, std::array<int, 3>& s,
-                       const double* bounds = nullptr);
+                       double bound = -1);
 inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
                            double bound_factor = 1);
 int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
@@ -128,9 +130,15 @@ inline bool few_bit_zero(const cases::Vec3* const (&pts)[n], double bound, int i
 // orient3d(t0, t1, t2, x_i) for the three points x, t's normal and its permanent's products
 // computed once (the same sum of difference-times-minor terms, so the same bound); the
 // filter's bound scaled by bound_factor (0: plain double signs, no exact stage).
-// With `shared`: set when a point of x is a vertex of t (left alone otherwise).
 inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                                      double bound_factor = 1, bool* shared = nullptr);
+                                      double bound_factor = 1);
+// The certified plane_sides, and whether a point of x is a vertex of t (found by the exact
+// stage: such an entry is always undecided by the filter).
+struct SidesShared {
+  std::array<int, 3> s;
+  bool shared;
+};
+inline SidesShared plane_sides_shared(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x);
 // Plain double signs (no bound): what the published methods use.
 int orient3d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
 int orient2d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
@@ -204,8 +212,9 @@ inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec
   return orient3d_undecided(a, b, c, d, bound);
 }
 
-inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                                      double bound_factor, bool* shared) {
+namespace detail {
+inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                               double bound_factor) {
   const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
   const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
   const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
@@ -215,16 +224,27 @@ inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const
   const double factor = bound_factor * orient3d_bound;
   // Signs without branches (random signs would mispredict); 0 marks undecided.
   std::array<int, 3> s;
-  double bound[3];
+  double largest = 0;  // the largest bound of an undecided entry
   for (int i = 0; i < 3; ++i) {
     const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
     const double det = nx * wx + ny * wy + nz * wz;
-    bound[i] = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
-    s[i] = (det > bound[i]) - (det < -bound[i]);
+    const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
+    s[i] = (det > bound) - (det < -bound);
+    largest = std::max(largest, s[i] == 0 ? bound : 0.0);
   }
+  bool shared = false;
   if (bound_factor != 0 && (s[0] == 0 || s[1] == 0 || s[2] == 0)) [[unlikely]]
-    if (plane_sides_exact(t, x, s, bound) && shared) *shared = true;
-  return s;
+    shared = plane_sides_exact(t, x, s, largest);
+  return {s, shared};
+}
+}  // namespace detail
+
+inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                                      double bound_factor) {
+  return detail::plane_sides(t, x, bound_factor).s;
+}
+inline SidesShared plane_sides_shared(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+  return detail::plane_sides(t, x, 1);
 }
 
 // The test's logic over a predicate policy P (static orient3(a,b,c,d), orient2(a,b,c,k) and
@@ -254,9 +274,8 @@ struct TriangleTestPolicy {
 struct CertifiedTrianglePolicy : TriangleTestPolicy {
   static constexpr bool exact_signs = true;
   // sides, and whether a point of x is a vertex of t (exact_signs policies only).
-  static std::array<int, 3> sides_shared(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                                         bool& shared) {
-    return plane_sides(t, x, 1, &shared);
+  static SidesShared sides_shared(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+    return plane_sides_shared(t, x);
   }
 };
 
@@ -329,10 +348,12 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   //    other's plane cannot meet it.
   bool shared = false;  // a vertex of p is one of q (exact_signs only: found by the side tests)
   std::array<int, 3> sp;
-  if constexpr (P::exact_signs)
-    sp = P::sides_shared(q, p, shared);
-  else
+  if constexpr (P::exact_signs) {
+    const SidesShared r = P::sides_shared(q, p);
+    sp = r.s, shared = r.shared;
+  } else {
     sp = P::sides(q, p);
+  }
   if (one_side(sp)) return r;
   // A shared vertex: the triangles meet; coplanar iff all of p lies in q's plane.
   if (shared) {

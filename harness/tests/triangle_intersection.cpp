@@ -382,8 +382,7 @@ BOOST_AUTO_TEST_CASE(coplanar_stage_and_shared_vertices) {
   {
     const std::array<Vec3, 3> t = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
     const std::array<Vec3, 3> x = {Vec3(1, 0, 0), Vec3(0.25, 0.25, 1), Vec3(0.5, 0.5, -1)};
-    bool shared = false;
-    const auto s = fast::plane_sides(t, x, 1, &shared);
+    const auto [s, shared] = fast::plane_sides_shared(t, x);
     BOOST_TEST(shared);
     BOOST_TEST(s[0] == 0);
     BOOST_TEST(s[1] == 1);
@@ -393,9 +392,7 @@ BOOST_AUTO_TEST_CASE(coplanar_stage_and_shared_vertices) {
     const auto f = fast::triangle_intersection({t, x});
     BOOST_TEST(f.intersect);
     BOOST_TEST(!f.coplanar);
-    bool shared2 = false;
-    fast::plane_sides(t, {Vec3(0.5, 0, 0), Vec3(0.25, 0.25, 1), Vec3(0.5, 0.5, -1)}, 1, &shared2);
-    BOOST_TEST(!shared2);
+    BOOST_TEST(!fast::plane_sides_shared(t, {Vec3(0.5, 0, 0), Vec3(0.25, 0.25, 1), Vec3(0.5, 0.5, -1)}).shared);
   }
 }
 
