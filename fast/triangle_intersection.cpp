@@ -6,6 +6,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace contactbench::fast {
 
@@ -288,26 +291,45 @@ CONTACTBENCH_FMA_CLONES int orient3d_exact(const Vec3& a, const Vec3& b, const V
   return orient3d_exact_distinct(a, b, c, d);
 }
 
-CONTACTBENCH_FMA_CLONES void plane_sides_exact(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x,
-                                               std::array<int, 3>& s) {
+CONTACTBENCH_FMA_CLONES int orient3d_undecided(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double bound) {
+  if (a == b || a == c || a == d || b == c || b == d || c == d) return 0;
+  // Few-bit data: the zero certificate first (it only ever answers 0; full-mantissa data
+  // would fail it, so they skip it).
+  if (few_bits(a, b, c, d) && few_bit_zero<3>({&a, &b, &c, &d}, bound)) return 0;
+  return orient3d_exact_distinct(a, b, c, d);
+}
+
+CONTACTBENCH_FMA_CLONES bool plane_sides_exact(const std::array<Vec3, 3>& t, const std::array<Vec3, 3>& x,
+                                               std::array<int, 3>& s, double bound) {
   // The entries of s that are 0 are undecided. A point equal to a vertex of t (a shared
   // vertex) lies in t's plane: exactly 0. Three others: the six points' coordinates as
   // integers below 2^59 (each axis scaled by one power of two, as in orient3d_exact), t's
   // exact integer normal once, then one exact dot product per point; when the coordinates
   // do not allow it, and for one or two points, orient3d_exact.
-  bool todo[3];
+  bool todo[3], shared = false;
   int left = 0;
   for (int i = 0; i < 3; ++i) {
-    todo[i] = s[i] == 0 && x[i] != t[0] && x[i] != t[1] && x[i] != t[2];  // else s[i] stays 0: exact
+    const bool vertex = s[i] == 0 && (x[i] == t[0] || x[i] == t[1] || x[i] == t[2]);  // s[i] stays 0: exact
+    shared |= vertex;
+    todo[i] = s[i] == 0 && !vertex;
     left += todo[i];
   }
+  if (left == 0) return shared;
   // t's vertices are distinct (t is not collinear) and x[i] is none of them: the equal-points
   // test of orient3d_exact is already made.
   if (left < 3) {  // one or two: orient3d_exact's first stage is cheaper on few-bit data
     for (int i = 0; i < 3; ++i)
-      if (todo[i]) s[i] = orient3d_exact_distinct(t[0], t[1], t[2], x[i]);
-    return;
+      if (todo[i])
+        s[i] = bound >= 0 && few_bits(t[0], t[1], t[2], x[i]) && few_bit_zero<3>({&t[0], &t[1], &t[2], &x[i]}, bound)
+                   ? 0
+                   : orient3d_exact_distinct(t[0], t[1], t[2], x[i]);
+    return shared;
   }
+  // Three (coplanar grid data, mostly): on few-bit data the zero certificate, one for the
+  // three.
+  if (bound >= 0 && few_bits(t[0], t[1], t[2], x[0]) && few_bits(x[1], x[2], x[2], x[2]) &&
+      few_bit_zero<3>({&t[0], &t[1], &t[2], &x[0], &x[1], &x[2]}, bound))
+    return false;  // the undecided entries stay 0: exact (three undecided: no shared point)
   std::int64_t u[3], v[3], w[3][3];
   bool ok = true;
   for (int k = 0; k < 3; ++k) {
@@ -322,10 +344,11 @@ CONTACTBENCH_FMA_CLONES void plane_sides_exact(const std::array<Vec3, 3>& t, con
     cross_int(u, v, n);  // det[u, v, w] = (u x v)·w
     for (int i = 0; i < 3; ++i)
       if (todo[i]) s[i] = dot_sign(w[i], n);
-    return;
+    return false;
   }
   for (int i = 0; i < 3; ++i)
     if (todo[i]) s[i] = orient3d_exact_distinct(t[0], t[1], t[2], x[i]);
+  return false;
 }
 
 int orient3d_plain(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
@@ -374,6 +397,149 @@ CONTACTBENCH_FMA_CLONES int orient2d_exact(const Vec3& a, const Vec3& b, const V
 }
 
 int orient2d_plain(const Vec3& a, const Vec3& b, const Vec3& c, int k) { return orient2d_filter(a, b, c, k, 0); }
+
+CONTACTBENCH_FMA_CLONES int orient2d_undecided(const Vec3& a, const Vec3& b, const Vec3& c, int k, double bound) {
+  // Few-bit data (as few_bits, the projected coordinates): the zero certificate first.
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  constexpr std::uint64_t low = (std::uint64_t{1} << 27) - 1;
+  std::uint64_t bits = 0;
+  for (const Vec3* p : {&a, &b, &c}) bits |= std::bit_cast<std::uint64_t>((*p)[i]) | std::bit_cast<std::uint64_t>((*p)[j]);
+  if ((bits & low) == 0 && few_bit_zero<2>({&a, &b, &c}, bound, i, j)) return 0;
+  return orient2d_exact(a, b, c, k);
+}
+
+namespace detail {
+
+namespace {
+
+using v2 = double __attribute__((vector_size(16)));
+
+// The sign bits of the two lanes (bit 0: lane 0).
+inline unsigned sign_bits(v2 v) {
+#if defined(__SSE2__)
+  return static_cast<unsigned>(_mm_movemask_pd(v));
+#else
+  return static_cast<unsigned>(std::signbit(v[0])) | static_cast<unsigned>(std::signbit(v[1])) << 1;
+#endif
+}
+
+// 3x3 sign matrices as 9-bit masks, bit 3r + c for entry (r, c).
+// Entry (r, c + 1 mod 3) moved to (r, c).
+constexpr unsigned next_column(unsigned m) { return ((m >> 1) & 0b011011011u) | ((m << 2) & 0b100100100u); }
+// Entry (r, c) moved to (c, r).
+constexpr unsigned transposed(unsigned m) {
+  return (m & 0x111u) | ((m & 0x22u) << 2) | ((m & 0x88u) >> 2) | ((m & 0x4u) << 4) | ((m & 0x40u) >> 4);
+}
+
+// The 2D points of a triangle, as (x_i, x_j) lanes.
+struct Flat {
+  v2 v[3];
+};
+
+// The signs of the three points o against the edge lines of triangle s (entry (e, m) at bit
+// 3e + m: o_m against (s_e, s_e+1)), and of s's own orientation (from each edge e with the
+// third vertex s_e+2, the same sign three ways), decided against the common bound `bound`
+// (0 in neither mask: undecided). det = u_x·v_y - u_y·v_x, u = s_e+1 - s_e, v = point - s_e,
+// as orient2d_filter evaluates it.
+struct Signs {
+  unsigned pos = 0, neg = 0, orientation_pos = 0, orientation_neg = 0;
+};
+inline Signs edge_signs(const Flat& s, const Flat& o, double bound) {
+  Signs r;
+  const v2 ox = {o.v[0][0], o.v[1][0]}, oy = {o.v[0][1], o.v[1][1]};  // points 0 and 1
+  for (int e = 0; e < 3; ++e) {
+    const int f = e == 2 ? 0 : e + 1, g = e == 0 ? 2 : e - 1;
+    const v2 u = s.v[f] - s.v[e];
+    const v2 sx = {s.v[e][0], s.v[e][0]}, sy = {s.v[e][1], s.v[e][1]};
+    const v2 ux = {u[0], u[0]}, uy = {u[1], u[1]};
+    const v2 low = ux * (oy - sy) - uy * (ox - sx);  // points 0, 1
+    const v2 hx = {o.v[2][0], s.v[g][0]}, hy = {o.v[2][1], s.v[g][1]};
+    const v2 high = ux * (hy - sy) - uy * (hx - sx);  // point 2, s's third vertex
+    const v2 b = {bound, bound};
+    // det > bound iff bound - det < 0; det < -bound iff det + bound < 0 (no underflow to 0 in
+    // the fast domain, and x - x = +0).
+    const unsigned lp = sign_bits(b - low), ln = sign_bits(low + b);
+    const unsigned hp = sign_bits(b - high), hn = sign_bits(high + b);
+    r.pos |= (lp | (hp & 1u) << 2) << (3 * e);
+    r.neg |= (ln | (hn & 1u) << 2) << (3 * e);
+    r.orientation_pos |= hp >> 1;
+    r.orientation_neg |= hn >> 1;
+  }
+  return r;
+}
+
+}  // namespace
+
+bool coplanar_meet_certified(const std::array<Vec3, 3>& p, const std::array<Vec3, 3>& q, int k) {
+  const int i = k == 2 ? 0 : k + 1, j = k == 0 ? 2 : k - 1;  // (k + 1) % 3, (k + 2) % 3
+  Flat fp, fq;
+  for (int v = 0; v < 3; ++v) fp.v[v] = v2{p[v][i], p[v][j]}, fq.v[v] = v2{q[v][i], q[v][j]};
+  // One bound for all 20 orientations: every coordinate difference they use is at most the
+  // six points' extent D per axis (rounding is monotone), so |u_x·v_y| + |u_y·v_x| in double is
+  // at most 2·D_x·D_y in double, and orient2d's bound with it is at least each one's own.
+  v2 top = fp.v[0], bottom = fp.v[0];
+  for (const Flat* t : {&fp, &fq})
+    for (const v2& x : t->v) top = x > top ? x : top, bottom = x < bottom ? x : bottom;
+  const v2 extent = top - bottom;
+  const double bound = orient2d_bound * (2 * (extent[0] * extent[1]));
+  Signs a = edge_signs(fp, fq, bound);  // a: q_m against p's edge e, bit 3e + m
+  Signs b = edge_signs(fq, fp, bound);  // b: p_e against q's edge m, bit 3m + e
+  unsigned open_a = ~(a.pos | a.neg) & 0x1ffu, open_b = ~(b.pos | b.neg) & 0x1ffu;
+  if ((open_a | open_b) != 0 || (a.orientation_pos | a.orientation_neg) == 0 ||
+      (b.orientation_pos | b.orientation_neg) == 0) [[unlikely]] {
+    // Exact signs for the undecided entries. The triangles' orientations are not 0 (p's
+    // projection is non-degenerate, q is in p's plane and not collinear).
+    if ((a.orientation_pos | a.orientation_neg) == 0)
+      (orient2d_exact(p[0], p[1], p[2], k) > 0 ? a.orientation_pos : a.orientation_neg) = 1;
+    if ((b.orientation_pos | b.orientation_neg) == 0)
+      (orient2d_exact(q[0], q[1], q[2], k) > 0 ? b.orientation_pos : b.orientation_neg) = 1;
+    // A shared point (p_e = q_m in the projection) gives 0 at once: a's (e, m) when q_m is
+    // p_e or p_e+1; b's (m, e) when p_e is q_m or q_m+1.
+    unsigned equal = 0;  // bit 3e + m: p_e = q_m
+    for (int e = 0; e < 3; ++e)
+      for (int m = 0; m < 3; ++m)
+        equal |= static_cast<unsigned>((p[e][i] == q[m][i]) & (p[e][j] == q[m][j])) << (3 * e + m);
+    open_a &= ~(equal | (equal >> 3) | ((equal & 7u) << 6));  // (e, m) or (e + 1, m)
+    open_b &= ~transposed(equal | next_column(equal));        // (e, m) or (e, m + 1), at 3m + e
+    // The rest (a point on an edge's line, or nearly): one few-bit zero certificate for all
+    // (the common bound), else one by one.
+    if ((open_a | open_b) != 0) {
+      constexpr std::uint64_t low = (std::uint64_t{1} << 27) - 1;
+      std::uint64_t bits = 0;
+      for (int v = 0; v < 3; ++v)
+        bits |= std::bit_cast<std::uint64_t>(p[v][i]) | std::bit_cast<std::uint64_t>(p[v][j]) |
+                std::bit_cast<std::uint64_t>(q[v][i]) | std::bit_cast<std::uint64_t>(q[v][j]);
+      if ((bits & low) == 0 && few_bit_zero<2>({&p[0], &p[1], &p[2], &q[0], &q[1], &q[2]}, bound, i, j))
+        open_a = open_b = 0;
+    }
+    for (int t = 0; t < 2; ++t) {
+      const std::array<Vec3, 3>& s = t == 0 ? p : q;  // the edges' triangle
+      const std::array<Vec3, 3>& o = t == 0 ? q : p;  // the points
+      Signs& x = t == 0 ? a : b;
+      for (unsigned open = t == 0 ? open_a : open_b; open != 0; open &= open - 1) {
+        const int bit = std::countr_zero(open), e = bit / 3, m = bit % 3;
+        const int sign = orient2d_exact(s[e], s[e == 2 ? 0 : e + 1], o[m], k);
+        x.pos |= static_cast<unsigned>(sign > 0) << bit;
+        x.neg |= static_cast<unsigned>(sign < 0) << bit;
+      }
+    }
+  }
+  // Relative to each triangle's orientation: inside is non-negative.
+  const unsigned na = a.orientation_pos ? a.neg : a.pos, pa = a.orientation_pos ? a.pos : a.neg;
+  const unsigned nb = b.orientation_pos ? b.neg : b.pos, pb = b.orientation_pos ? b.pos : b.neg;
+  // A vertex of one in the other (closed): q_m has no negative entry in column m of a, p_e
+  // none in column e of b.
+  bool meet = false;
+  for (int m = 0; m < 3; ++m) meet |= ((na & (0b001001001u << m)) == 0) | ((nb & (0b001001001u << m)) == 0);
+  // Proper edge crossings: edge (q_m, q_m+1) strictly across p's edge line e (a's (e, m) and
+  // (e, m + 1) of opposite strict signs) and edge (p_e, p_e+1) strictly across q's edge line
+  // m (b's (m, e) and (m, e + 1)).
+  const unsigned cross_a = (pa & next_column(na)) | (na & next_column(pa));
+  const unsigned cross_b = (pb & next_column(nb)) | (nb & next_column(pb));
+  return meet | ((cross_a & transposed(cross_b)) != 0);
+}
+
+}  // namespace detail
 
 cases::TriangleIntersectionResult triangle_intersection(const cases::TriangleIntersectionQuery& q) {
   return triangle_test<CertifiedTrianglePolicy>(q);

@@ -36,8 +36,11 @@
 #pragma once
 #include "cases/triangle_intersection.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace contactbench::fast {
 
@@ -63,17 +66,79 @@ inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec
 inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
                            double bound_factor = 1);
 int orient3d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
+// The exact sign of an orientation the filter left undecided, `bound` the filter's bound
+// (|det| <= bound): a shared point, then the few-bit zero certificate (few_bit_zero), then
+// orient3d_exact's stages.
+int orient3d_undecided(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
+                       double bound);
 // The exact signs of the entries of s that are 0 (undecided), s[i] for orient3d(t0, t1, t2,
-// x_i): t's exact normal shared when the six points' coordinates allow it.
-void plane_sides_exact(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x, std::array<int, 3>& s);
+// x_i): t's exact normal shared when the six points' coordinates allow it. With `bound`
+// >= 0 (the largest of the filter's bounds of the undecided entries) the few-bit zero
+// certificate runs first.
+// Returns whether a point of x is a vertex of t (a shared point: the triangles meet); such
+// an entry is always undecided by the filter (an exact 0).
+bool plane_sides_exact(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x, std::array<int, 3>& s,
+                       double bound = -1);
 inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
                            double bound_factor = 1);
 int orient2d_exact(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
+int orient2d_undecided(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k, double bound);
+
+// Few-bit zero certificate of an undecided sign (|det| <= bound, the filter's bound: the
+// exact value lies within bound of det, so in [-2·bound, 2·bound]). When every coordinate
+// of the points is a multiple of 2^g, every coordinate difference is one too, and the exact
+// determinant, a sum of products of `degree` differences (one per axis), is a multiple of
+// 2^(degree·g). With 2·bound < 2^(degree·g) its only such multiple in range is 0: true
+// means the exact sign is 0; false decides nothing (a later stage does). g is the least
+// integer with degree·g >= E + 2, 2^E <= bound < 2^(E+1). Grid data (k/16, 2^-20 offsets,
+// translated by 2^30) pass; full-mantissa data or points an ulp off do not.
+// "x is a multiple of 2^g" is read from (x + C) - C == x, C = 1.5·2^(g+52), guarded by
+// |x| <= 2^(g+51): then x + C lies in [2^(g+52), 2^(g+53)], where doubles are the multiples
+// of 2^g, and the subtraction is exact, so equality holds iff x is one. (Without the guard
+// it can hold for others: x = -(2^52 - 1/2), g = 0.) Any bound (E in [-1023, 1023]) gives
+// |g| <= 511: C and the guard are normal doubles.
+// degree 3: the points' three coordinates; degree 2: coordinates i and j only (orient2d
+// along axis k, i, j the other two).
+namespace detail {
+using v2 = double __attribute__((vector_size(16)));
+using m2 = std::int64_t __attribute__((vector_size(16)));
+// Lanes of v that are not multiples of 2^g (guard = 2^(g+51), c = 1.5·2^(g+52)), all bits set.
+inline m2 not_multiple(v2 v, double guard, double c) {
+  const v2 a = std::bit_cast<v2>(std::bit_cast<m2>(v) & INT64_MAX);  // |v|
+  return (a > guard) | (((v + c) - c) != v);
+}
+}  // namespace detail
+
+template <int degree, int n>
+inline bool few_bit_zero(const cases::Vec3* const (&pts)[n], double bound, int i = 0, int j = 1) {
+  static_assert(degree == 2 || degree == 3);
+  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(bound) >> 52) & 0x7ff) - 1023;  // bound >= 0
+  const int g = (e + 2 + degree * 600 + degree - 1) / degree - 600;  // ceil((e + 2) / degree), numerator > 0
+  const auto guard_bits = static_cast<std::uint64_t>(g + 51 + 1023) << 52;
+  const double guard = std::bit_cast<double>(guard_bits);
+  // 1.5·2^(g+52) from its bits: no product, so nothing for the compiler to fuse with the sums.
+  const double c = std::bit_cast<double>(guard_bits + (std::uint64_t{1} << 52) + (std::uint64_t{1} << 51));
+  // Two lanes at a time, without branches, from the points' own memory (no staging array:
+  // wide loads of narrow stores stall).
+  detail::m2 bad = {0, 0};
+  for (int p = 0; p < n; ++p) bad |= detail::not_multiple(detail::v2{(*pts[p])[i], (*pts[p])[j]}, guard, c);
+  if constexpr (degree == 3)
+    for (int p = 0; p < n; p += 2)
+      bad |= detail::not_multiple(detail::v2{(*pts[p])[2], p + 1 < n ? (*pts[p + 1])[2] : 0.0}, guard, c);
+  return (bad[0] | bad[1]) == 0;
+}
 // orient3d(t0, t1, t2, x_i) for the three points x, t's normal and its permanent's products
 // computed once (the same sum of difference-times-minor terms, so the same bound); the
 // filter's bound scaled by bound_factor (0: plain double signs, no exact stage).
 inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
                                       double bound_factor = 1);
+// The certified plane_sides, and whether a point of x is a vertex of t (found by the exact
+// stage: such an entry is always undecided by the filter).
+struct SidesShared {
+  std::array<int, 3> s;
+  bool shared;
+};
+inline SidesShared plane_sides_shared(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x);
 // Plain double signs (no bound): what the published methods use.
 int orient3d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d);
 int orient2d_plain(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k);
@@ -84,25 +149,39 @@ inline constexpr double orient3d_bound = (7 + 56 * 0x1p-53) * 0x1p-53;
 inline constexpr double orient2d_bound = (3 + 16 * 0x1p-53) * 0x1p-53;
 
 // Inline: the hot paths (the exact stages stay out of line).
-inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
-                           double bound_factor) {
+namespace detail {
+// The orient2d filter's sign (0: undecided) and its bound.
+inline int orient2d_signed(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
+                           double bound_factor, double& bound) {
   const int i = k == 2 ? 0 : k + 1, j = k == 0 ? 2 : k - 1;  // (k + 1) % 3, (k + 2) % 3
   const double ux = b[i] - a[i], uy = b[j] - a[j], vx = c[i] - a[i], vy = c[j] - a[j];
   const double l = ux * vy, r = uy * vx, det = l - r;
-  const double bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
-  const int s = (det > bound) - (det < -bound);  // without branches, as orient3d_filter
+  bound = bound_factor * orient2d_bound * (std::abs(l) + std::abs(r));
+  return (det > bound) - (det < -bound);  // without branches, as orient3d_filter
+}
+}  // namespace detail
+
+inline int orient2d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k,
+                           double bound_factor) {
+  double bound;
+  const int s = detail::orient2d_signed(a, b, c, k, bound_factor, bound);
   if (s != 0 || bound_factor == 0) [[likely]]
     return s;
   return 2;
 }
 
 inline int orient2d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, int k) {
-  const int s = orient2d_filter(a, b, c, k);
-  return s != 2 ? s : orient2d_exact(a, b, c, k);
+  double bound;
+  const int s = detail::orient2d_signed(a, b, c, k, 1, bound);
+  if (s != 0) [[likely]]
+    return s;
+  return orient2d_undecided(a, b, c, k, bound);
 }
 
-inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
-                           double bound_factor) {
+namespace detail {
+// The orient3d filter's sign (0: undecided) and its bound.
+inline int orient3d_signed(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
+                           double bound_factor, double& bound) {
   const double ux = b.x() - a.x(), uy = b.y() - a.y(), uz = b.z() - a.z();
   const double vx = c.x() - a.x(), vy = c.y() - a.y(), vz = c.z() - a.z();
   const double wx = d.x() - a.x(), wy = d.y() - a.y(), wz = d.z() - a.z();
@@ -111,20 +190,31 @@ inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cas
   const double permanent = std::abs(ux) * (std::abs(vywz) + std::abs(vzwy)) +
                            std::abs(uy) * (std::abs(vzwx) + std::abs(vxwz)) +
                            std::abs(uz) * (std::abs(vxwy) + std::abs(vywx));
-  const double bound = bound_factor * orient3d_bound * permanent;
-  const int s = (det > bound) - (det < -bound);  // without branches: random signs would mispredict
+  bound = bound_factor * orient3d_bound * permanent;
+  return (det > bound) - (det < -bound);  // without branches: random signs would mispredict
+}
+}  // namespace detail
+
+inline int orient3d_filter(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d,
+                           double bound_factor) {
+  double bound;
+  const int s = detail::orient3d_signed(a, b, c, d, bound_factor, bound);
   if (s != 0 || bound_factor == 0) [[likely]]
     return s;  // plain double (bound 0): the rounded value's sign
   return 2;
 }
 
 inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec3& c, const cases::Vec3& d) {
-  const int s = orient3d_filter(a, b, c, d);
-  return s != 2 ? s : orient3d_exact(a, b, c, d);
+  double bound;
+  const int s = detail::orient3d_signed(a, b, c, d, 1, bound);
+  if (s != 0) [[likely]]
+    return s;
+  return orient3d_undecided(a, b, c, d, bound);
 }
 
-inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                                      double bound_factor) {
+namespace detail {
+inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                               double bound_factor) {
   const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
   const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
   const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
@@ -134,15 +224,27 @@ inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const
   const double factor = bound_factor * orient3d_bound;
   // Signs without branches (random signs would mispredict); 0 marks undecided.
   std::array<int, 3> s;
+  double largest = 0;  // the largest bound of an undecided entry
   for (int i = 0; i < 3; ++i) {
     const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
     const double det = nx * wx + ny * wy + nz * wz;
     const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
     s[i] = (det > bound) - (det < -bound);
+    largest = std::max(largest, s[i] == 0 ? bound : 0.0);
   }
+  bool shared = false;
   if (bound_factor != 0 && (s[0] == 0 || s[1] == 0 || s[2] == 0)) [[unlikely]]
-    plane_sides_exact(t, x, s);
-  return s;
+    shared = plane_sides_exact(t, x, s, largest);
+  return {s, shared};
+}
+}  // namespace detail
+
+inline std::array<int, 3> plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                                      double bound_factor) {
+  return detail::plane_sides(t, x, bound_factor).s;
+}
+inline SidesShared plane_sides_shared(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+  return detail::plane_sides(t, x, 1);
 }
 
 // The test's logic over a predicate policy P (static orient3(a,b,c,d), orient2(a,b,c,k) and
@@ -171,6 +273,10 @@ struct TriangleTestPolicy {
 };
 struct CertifiedTrianglePolicy : TriangleTestPolicy {
   static constexpr bool exact_signs = true;
+  // sides, and whether a point of x is a vertex of t (exact_signs policies only).
+  static SidesShared sides_shared(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x) {
+    return plane_sides_shared(t, x);
+  }
 };
 
 namespace detail {
@@ -220,6 +326,13 @@ bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::
   return false;
 }
 
+// The certified test's coplanar stage (the same decision as coplanar_meet, p's projection
+// along axis k non-degenerate): all 20 orientations at once, in double with orient2d's
+// filter, without branches; the decision from bit masks. Only signs the filter leaves
+// undecided (shared points, points on an edge's line, few per query) go one by one to the
+// exact stages. Out of line.
+bool coplanar_meet_certified(const std::array<cases::Vec3, 3>& p, const std::array<cases::Vec3, 3>& q, int k);
+
 }  // namespace detail
 
 template <class P>
@@ -233,8 +346,21 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   };
   // 1. p against q's plane, q against p's plane: a triangle strictly on one side of the
   //    other's plane cannot meet it.
-  const std::array<int, 3> sp = P::sides(q, p);
+  bool shared = false;  // a vertex of p is one of q (exact_signs only: found by the side tests)
+  std::array<int, 3> sp;
+  if constexpr (P::exact_signs) {
+    const SidesShared r = P::sides_shared(q, p);
+    sp = r.s, shared = r.shared;
+  } else {
+    sp = P::sides(q, p);
+  }
   if (one_side(sp)) return r;
+  // A shared vertex: the triangles meet; coplanar iff all of p lies in q's plane.
+  if (shared) {
+    r.intersect = true;
+    r.coplanar = sp[0] == 0 && sp[1] == 0 && sp[2] == 0;
+    return r;
+  }
   // 2. Coplanar (all of p on q's plane; exactly then all of q on p's, so q's sides are not
   //    needed): switch to the 2D test on the projection along an axis where p's normal has
   //    a non-zero component (the largest in double, confirmed by an exact orient2d of p's
@@ -251,7 +377,10 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
     const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]).cwiseAbs();
     int k = n[0] >= n[1] && n[0] >= n[2] ? 0 : n[1] >= n[2] ? 1 : 2;
     for (int t = 0; t < 3 && P::orient2(p[0], p[1], p[2], k) == 0; ++t) k = (k + 1) % 3;
-    r.intersect = detail::coplanar_meet<P>(p, q, k);
+    if constexpr (P::exact_signs)
+      r.intersect = detail::coplanar_meet_certified(p, q, k);
+    else
+      r.intersect = detail::coplanar_meet<P>(p, q, k);
     return r;
   }
   // 3. Both triangles cross (or touch) the line L of the two planes. Bring p's lone vertex

@@ -250,6 +250,152 @@ BOOST_AUTO_TEST_CASE(exact_stages_cancelling_determinant) {
   BOOST_TEST(n == 18);
 }
 
+BOOST_AUTO_TEST_CASE(few_bit_zero_certificate) {
+  // few_bit_zero<degree>(points, bound): true only when every coordinate is a multiple of
+  // 2^g, g the least integer with degree·g >= E + 2 (2^E <= bound < 2^(E+1)), and |x| <=
+  // 2^(g+51). Hand-derived g: degree 3, bound 2^-3 -> E = -3, g = ceil(-1/3) = 0 (integers);
+  // bound 1 -> g = ceil(2/3) = 1 (even integers); degree 2, bound 2^-4 -> g = -1 (halves).
+  const auto pts = [](std::initializer_list<Vec3> v) { return std::vector<Vec3>(v); };
+  auto zero3 = [](const std::vector<Vec3>& v, double bound) {
+    return fast::few_bit_zero<3>({&v[0], &v[1], &v[2], &v[3]}, bound);
+  };
+  auto zero2 = [](const std::vector<Vec3>& v, double bound, int i, int j) {
+    return fast::few_bit_zero<2>({&v[0], &v[1], &v[2]}, bound, i, j);
+  };
+  // Decides: integers (and 0, and the guard 2^51 itself) with g = 0.
+  BOOST_TEST(zero3(pts({Vec3(0, 1, -2), Vec3(3, -5, 7), Vec3(0x1p51, 0, 4), Vec3(-9, 11, -0x1p51)}), 0x1p-3));
+  // Defers: a half (not a multiple of 2^0); an integer beyond the guard (conservative); the
+  // case the guard exists for: x = -(2^52 - 1/2), not an integer, yet (x + C) - C == x.
+  BOOST_TEST(!zero3(pts({Vec3(0, 1, -2), Vec3(3, -5, 7), Vec3(0.5, 0, 4), Vec3(-9, 11, 1)}), 0x1p-3));
+  BOOST_TEST(!zero3(pts({Vec3(0, 1, -2), Vec3(3, -5, 7), Vec3(0x1p52, 0, 4), Vec3(-9, 11, 1)}), 0x1p-3));
+  {
+    const double x = -(0x1p52 - 0.5), c = 1.5 * 0x1p52;
+    BOOST_TEST((x + c) - c == x);  // why the guard is needed
+    BOOST_TEST(!zero3(pts({Vec3(x, 1, -2), Vec3(3, -5, 7), Vec3(1, 0, 4), Vec3(-9, 11, 1)}), 0x1p-3));
+  }
+  // A larger bound asks for coarser data: odd integers defer at bound 1 (g = 1), evens pass.
+  BOOST_TEST(!zero3(pts({Vec3(0, 2, -2), Vec3(4, -6, 8), Vec3(2, 0, 4), Vec3(-8, 10, 3)}), 1.0));
+  BOOST_TEST(zero3(pts({Vec3(0, 2, -2), Vec3(4, -6, 8), Vec3(2, 0, 4), Vec3(-8, 10, 2)}), 1.0));
+  // Degree 2 reads only the coordinates i, j: halves pass at bound 2^-4, a quarter in an
+  // unread coordinate does not matter, in a read one it defers.
+  BOOST_TEST(zero2(pts({Vec3(0.25, 0.5, 1.5), Vec3(0.75, -2, 0), Vec3(0, 3.5, -0.5)}), 0x1p-4, 1, 2));
+  BOOST_TEST(!zero2(pts({Vec3(0.25, 0.5, 1.5), Vec3(0.75, -2, 0), Vec3(0, 3.5, -0.5)}), 0x1p-4, 2, 0));
+  // Through the predicates: grid points exactly coplanar (d = a + (b - a)/4 + 3(c - a)/8, all
+  // multiples of 2^-6) get 0 from the filter's undecided case; one coordinate an ulp off
+  // (not a multiple any more) gets the reference's non-zero sign.
+  const Vec3 a(0.5, 0.25, -1.25), b(1.75, -0.5, 0.125), c(-0.375, 1.5, 2.0);
+  const Vec3 d = a + 0.25 * (b - a) + 0.375 * (c - a);
+  BOOST_REQUIRE(reference::exact::orientation(a, b, c, d) == 0);
+  BOOST_TEST(fast::orient3d_filter(a, b, c, d) == 2);  // the filter cannot decide a 0
+  BOOST_TEST(fast::orient3d(a, b, c, d) == 0);
+  for (int k = 0; k < 3; ++k)
+    for (const double dir : {1e308, -1e308}) {
+      Vec3 off = d;
+      off[k] = std::nextafter(off[k], dir);
+      const int expected = reference::exact::orientation(a, b, c, off);
+      BOOST_TEST(expected != 0);
+      BOOST_TEST(fast::orient3d(a, b, c, off) == expected);
+      const std::array<int, 3> sides = fast::plane_sides({a, b, c}, {off, d, off});
+      BOOST_TEST(sides[0] == expected);
+      BOOST_TEST(sides[1] == 0);
+      BOOST_TEST(sides[2] == expected);
+      // orient2d of the projection along k' where the nudged coordinate is read.
+      for (int kk = 0; kk < 3; ++kk) {
+        if (kk == k) continue;
+        Vec3 above = a;
+        above[kk] = above[kk] > 0 ? 2 * above[kk] : above[kk] < 0 ? 0.0 : 1.0;
+        BOOST_TEST(fast::orient2d(a, b, off, kk) == reference::exact::orientation(a, b, off, above));
+      }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(coplanar_stage_and_shared_vertices) {
+  // Hand-derived coplanar pairs on the plane z = x/4 + y/2 (exact for these coordinates),
+  // then the same on the same plane with full-mantissa coordinates (x, y of 49 bits, the
+  // configurations built by exact midpoints), under all 36 vertex orders, both triangle
+  // orders, and the three axis permutations: the eager 2D stage's answer is the hand's and
+  // the reference's. Cases: a vertex of q inside p; the star (edges cross, no vertex inside);
+  // disjoint; q's vertex on p's edge (not a vertex: the 2D orientation is 0, not a shared
+  // point); the same an ulp outside; a shared vertex with q outside (meet only there);
+  // a shared edge.
+  auto lift = [](double x, double y) { return Vec3(x, y, x / 4 + y / 2); };
+  struct Case {
+    const char* name;
+    std::array<Vec3, 3> p, q;
+    bool intersect;
+  };
+  const std::array<Vec3, 3> P = {lift(0, 0), lift(4, 0), lift(0, 4)};
+  const Vec3 mid = lift(2, 2);  // midpoint of P's edge (4,0)-(0,4)
+  std::vector<Case> cases = {
+      {"vertex_inside", P, {lift(1, 1), lift(6, 1), lift(6, 6)}, true},
+      {"star", {lift(0, 0), lift(6, 0), lift(3, 6)}, {lift(0, 4), lift(3, -2), lift(6, 4)}, true},
+      {"disjoint", P, {lift(3, 3), lift(6, 3), lift(3, 6)}, false},
+      {"on_edge", P, {mid, lift(6, 4), lift(4, 6)}, true},
+      {"shared_vertex", P, {lift(4, 0), lift(8, 0), lift(8, 4)}, true},
+      {"shared_edge", P, {lift(4, 0), lift(0, 4), lift(4, 4)}, true},
+  };
+  {  // an ulp outside: q's vertex on the edge's line moved off it (x exactly 2 + 2^-51, y 2)
+    Case c = cases[3];
+    c.name = "ulp_outside";
+    c.q[0] = lift(std::nextafter(2.0, 3.0), 2);
+    c.intersect = false;
+    cases.push_back(c);
+  }
+  int n = 0;
+  for (const Case& c : cases)
+    for (int axis = 0; axis < 3; ++axis)
+      for (const auto& pa : perms)
+        for (const auto& pb : perms)
+          for (const bool swap : {false, true}) {
+            Query q = permuted({c.p, c.q}, pa, pb);
+            for (auto* t : {&q.p, &q.q})
+              for (Vec3& v : *t) v = Vec3(v[(axis + 1) % 3], v[(axis + 2) % 3], v[axis]);
+            if (swap) std::swap(q.p, q.q);
+            const bool coplanar = std::string(c.name) != "ulp_outside";
+            BOOST_TEST_CONTEXT(c.name << " axis " << axis << " swap " << swap) {
+              const auto f = fast::triangle_intersection(q);
+              BOOST_TEST(f.intersect == c.intersect);
+              BOOST_TEST(f.coplanar == coplanar);
+              BOOST_TEST(same(f, reference::triangle_intersection(q)));
+            }
+            ++n;
+          }
+  BOOST_TEST(n == 7 * 3 * 6 * 6 * 2);
+  // Full-mantissa coordinates on the same plane: x, y multiples of 2^-48 in (-1, 1) with 49
+  // significant bits (4·x/4 + y/2 exact), the on-edge vertex an exact midpoint.
+  for (int i = 0; i < 300; ++i) {
+    auto rng = cases::query_rng(9, "triangle_intersection_test", "coplanar_fm", i);
+    auto r = [&] { return std::ldexp(std::nearbyint(std::ldexp(cases::uniform(rng, -1, 1), 48)), -48); };
+    const std::array<Vec3, 3> p = {lift(r(), r()), lift(r(), r()), lift(r(), r())};
+    const Vec3 m = (p[1] + p[2]) / 2;  // exact: sums of multiples of 2^-48 below 2
+    const std::array<Vec3, 3> on_edge = {m, lift(r(), r()), lift(r(), r())};
+    const std::array<Vec3, 3> shared = {p[1], lift(r(), r()), lift(r(), r())};
+    for (const auto& qt : {on_edge, shared}) {
+      const Query q{p, qt};
+      const auto ref = reference::triangle_intersection(q);
+      BOOST_TEST(ref.coplanar);
+      BOOST_TEST(ref.intersect);  // a common point by construction
+      BOOST_TEST(same(fast::triangle_intersection(q), ref));
+    }
+  }
+  // The side tests report a shared vertex (it ends the test early); decided signs stay.
+  {
+    const std::array<Vec3, 3> t = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
+    const std::array<Vec3, 3> x = {Vec3(1, 0, 0), Vec3(0.25, 0.25, 1), Vec3(0.5, 0.5, -1)};
+    const auto [s, shared] = fast::plane_sides_shared(t, x);
+    BOOST_TEST(shared);
+    BOOST_TEST(s[0] == 0);
+    BOOST_TEST(s[1] == 1);
+    BOOST_TEST(s[2] == -1);
+    // Crossing at the shared vertex only, not coplanar; and a vertex-free touch (on an edge)
+    // does not count as shared.
+    const auto f = fast::triangle_intersection({t, x});
+    BOOST_TEST(f.intersect);
+    BOOST_TEST(!f.coplanar);
+    BOOST_TEST(!fast::plane_sides_shared(t, {Vec3(0.5, 0, 0), Vec3(0.25, 0.25, 1), Vec3(0.5, 0.5, -1)}).shared);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(full_mantissa_classes) {
   // The degenerate generator's fm_ classes: every config label appears; the certified side
   // tests agree with the reference on every class; each fm_ query's degeneracy holds exactly (exact equality, error-free sums, the reference's exact
