@@ -1,5 +1,6 @@
 #include "cases/common.hpp"
 
+#include "cases/seed_seq.hpp"
 #include "cases/strict_json.hpp"
 
 #include <algorithm>
@@ -19,8 +20,8 @@ Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view gene
   h ^= std::hash<std::string_view>{}(generator) + 0x85EBCA77C2B2AE63ULL + (h << 6) + (h >> 2);
   h ^= (index + 1) * 0xBF58476D1CE4E5B9ULL;
   h ^= h >> 31;
-  std::seed_seq seq{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32),
-                    static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(seed)};
+  FourWordSeedSeq seq{{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32),
+                       static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(seed)}};
   return Rng(seq);
 }
 
