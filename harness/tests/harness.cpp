@@ -2,6 +2,7 @@
 // loaders' bad-input messages.
 #include "cases/closest_feature.hpp"
 #include "cases/json_input.hpp"
+#include "cases/seed_seq.hpp"
 #include "harness/pair.hpp"
 #include "harness/registry.hpp"
 #include "harness/tests/test_util.hpp"
@@ -305,6 +306,29 @@ BOOST_AUTO_TEST_CASE(merge_of_shards_equals_whole_run) {
   BOOST_TEST(test::run_cli({"merge", a.str(), other_seed.str(), "--json", merged.str()}) == 2);
   test::TempFile notcheck("x.json", "{\"schema\":\"other\"}");
   BOOST_TEST(test::run_cli({"merge", notcheck.str(), "--json", merged.str()}) == 2);
+}
+
+// query_rng's seed sequence gives the numbers of std::seed_seq over the same four words (the
+// generated queries, hence every campaign's verdicts, stay as they were).
+BOOST_AUTO_TEST_CASE(four_word_seed_seq_is_std_seed_seq) {
+  std::mt19937_64 words(20261124);
+  std::size_t differing = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::uint64_t x = words(), y = words();
+    std::array<std::uint32_t, 4> v = {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(x >> 32),
+                                      static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(y >> 32)};
+    if (i == 0) v = {0, 0, 0, 0};
+    if (i == 1) v = {~0u, ~0u, ~0u, ~0u};
+    std::seed_seq standard(v.begin(), v.end());
+    const cases::FourWordSeedSeq four{v};
+    std::mt19937_64 a(standard), b(four);
+    for (int j = 0; j < 700; ++j) differing += a() != b();  // past the first twist
+    std::array<std::uint32_t, 7> s7, f7;  // another length: std::seed_seq itself
+    standard.generate(s7.begin(), s7.end());
+    four.generate(f7.begin(), f7.end());
+    differing += s7 != f7;
+  }
+  BOOST_TEST(differing == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

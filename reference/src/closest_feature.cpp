@@ -380,6 +380,17 @@ int certainly_least(const std::array<const PlainValue*, M>& value, const std::ar
   return static_cast<int>(best);
 }
 
+// dot and cross of vectors known exactly (differences of inputs as double pairs): the
+// products' bounds need no propagated terms (dd::mul_exact).
+Bounded edot(const V3<Bounded>& a, const V3<Bounded>& b) {
+  return dd::mul_exact(a[0], b[0]) + dd::mul_exact(a[1], b[1]) + dd::mul_exact(a[2], b[2]);
+}
+V3<Bounded> ecross(const V3<Bounded>& a, const V3<Bounded>& b) {
+  using dd::mul_exact;
+  return {mul_exact(a[1], b[2]) - mul_exact(a[2], b[1]), mul_exact(a[2], b[0]) - mul_exact(a[0], b[2]),
+          mul_exact(a[0], b[1]) - mul_exact(a[1], b[0])};
+}
+
 // The index of the certainly largest of three positive doubles with relative error < 2^-44
 // each (the plain |e_j|^2), -1 when two are within the roundings of each other.
 int certainly_largest(const std::array<double, 3>& x) {
@@ -435,24 +446,30 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
   }
   std::array<std::optional<Bounded>, 3> e2_cache;
   auto e2 = [&](int j) -> const Bounded& {
-    if (!e2_cache[j]) e2_cache[j] = dot(e[j], e[j]);
+    if (!e2_cache[j]) e2_cache[j] = edot(e[j], e[j]);
     return *e2_cache[j];
   };
   std::optional<V3<Bounded>> n_cache;
   auto n = [&]() -> const V3<Bounded>& {
-    if (!n_cache) n_cache = cross(e[0], -e[2]);
+    if (!n_cache) n_cache = ecross(e[0], -e[2]);
     return *n_cache;
   };
   cases::ClosestFeatureResult r;
   r.region = verdict.region;
   const int kind = static_cast<int>(r.region);
-  // Margin terms value^2 / norm^2, as in the exact path; a decision value that is exactly 0
-  // (interval [0, 0]) makes the margin exactly 0. `pick` is the term the plain stage
-  // certifies least (-1: none; then every term is enclosed and the least enclosure taken).
+  // Margin terms value^2 / norm^2, as in the exact path, here already divided by L^2 (the
+  // longest edge's squared length: the one the plain stage certifies longest, else the
+  // enclosed maximum); a decision value that is exactly 0 (interval [0, 0]) makes the margin
+  // exactly 0. `pick` is the term the plain stage certifies least (-1: none; then every term
+  // is enclosed and the least enclosure taken).
   bool zero_margin = false;
-  std::optional<Bounded> least;
+  std::optional<Bounded> least, L2;
   auto term = [&](const Bounded& value, const Bounded& norm2) {
-    const Bounded t = value * value / norm2;
+    if (!L2) {
+      const int longest = plain ? certainly_largest(st.e2) : -1;
+      L2 = longest >= 0 ? e2(longest) : enclosed_max(enclosed_max(e2(0), e2(1)), e2(2));
+    }
+    const Bounded t = value * value / (norm2 * *L2);
     least = least ? enclosed_min(*least, t) : t;
   };
   const bool normal_ok = plain && st.normal_conditioned();
@@ -462,22 +479,22 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     const V3<Bounded>& wj = w[j];
     zero_margin = verdict.zero_dn[j] || verdict.zero_dp[j];
     const int pick = plain ? certainly_least<2>({&st.dn[j], &st.dp[j]}, {st.e2[j], st.e2[prev]}) : -1;
-    if (pick != 1) term(dot(wj, e[j]), e2(j));
-    if (pick != 0) term(dot(wj, e[prev]), e2(prev));
+    if (pick != 1) term(edot(wj, e[j]), e2(j));
+    if (pick != 0) term(edot(wj, e[prev]), e2(prev));
     r.point = j == 0 ? q.a : (j == 1 ? q.b : q.c);
-    d2 = dot(wj, wj);
+    d2 = edot(wj, wj);
   } else if (kind >= 1) {  // open edge j: v_j + (dn / |e_j|^2) e_j
     const int j = kind - 1, next = (j + 1) % 3;
     const V3<Bounded>& wj = w[j];
-    const Bounded dn = dot(wj, e[j]);
+    const Bounded dn = edot(wj, e[j]);
     zero_margin = verdict.zero_s[j] || verdict.zero_dn[j] || verdict.zero_dp[next];
     const int pick = normal_ok ? certainly_least<3>({&st.s[j], &st.dn[j], &st.dp[next]},
                                                     {st.n2 * st.e2[j], st.e2[j], st.e2[j]})
                                : -1;
-    if (pick == -1 || pick == 0) term(dot(n(), cross(e[j], wj)), dot(n(), n()) * e2(j));
+    if (pick == -1 || pick == 0) term(dot(n(), ecross(e[j], wj)), dot(n(), n()) * e2(j));
     if (pick == -1 || pick == 1) term(dn, e2(j));
-    if (pick == -1 || pick == 2) term(dot(w[next], e[j]), e2(j));  // = -(|e_j|^2 - dn), without cancellation
-    const V3<Bounded> c = cross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
+    if (pick == -1 || pick == 2) term(edot(w[next], e[j]), e2(j));  // = -(|e_j|^2 - dn), without cancellation
+    const V3<Bounded> c = ecross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
     auto undecided = [](const Bounded& x) { return std::abs(x.hi) <= 2 * x.err; };
     if (undecided(c[0]) && undecided(c[1]) && undecided(c[2]) && on_edge_line(qs, j)) {
       d2 = Bounded(0);  // p lies on the open edge: it is its own closest point
@@ -495,7 +512,7 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
                                : -1;
     for (int j = 0; j < 3; ++j) {
       zero_margin = zero_margin || verdict.zero_s[j];
-      if (pick == -1 || pick == j) term(dot(n(), cross(e[j], w[j])), n2 * e2(j));
+      if (pick == -1 || pick == j) term(dot(n(), ecross(e[j], w[j])), n2 * e2(j));
     }
     const Bounded h = dot(n(), w[0]);
     if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
@@ -505,16 +522,14 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
       const Bounded t = h / n2;
       for (int i = 0; i < 3; ++i)
         if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k))) return std::nullopt;
-      d2 = h * h / n2;
+      d2 = h * t;
     }
   }
   if (std::isnan(r.squared_distance = unscaled(d2, 2 * k))) return std::nullopt;
   if (zero_margin) {
     r.margin = 0;
   } else {
-    const int longest = plain ? certainly_largest(st.e2) : -1;
-    const Bounded L2 = longest >= 0 ? e2(longest) : enclosed_max(enclosed_max(e2(0), e2(1)), e2(2));
-    r.margin = dd::certain_up_double(dd::sqrt(*least / L2));  // scale-free
+    r.margin = dd::certain_up_double(dd::sqrt(*least));  // scale-free
     if (std::isnan(r.margin)) return std::nullopt;
   }
   return r;
@@ -525,6 +540,13 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
   if (auto r = closest_feature_filtered(q)) return *r;
   return closest_feature_exact(q);
+}
+
+std::optional<Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q) {
+  const auto sc = scaled(q);
+  if (!sc) return std::nullopt;
+  PlainStage st(sc->first);
+  return plain_region(st);
 }
 
 namespace {
