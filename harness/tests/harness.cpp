@@ -331,4 +331,24 @@ BOOST_AUTO_TEST_CASE(four_word_seed_seq_is_std_seed_seq) {
   BOOST_TEST(differing == 0u);
 }
 
+// The check loop's interleaved seeding (query_rngs) gives query_rng's streams, for counts that
+// fill the lanes and for a ragged tail.
+BOOST_AUTO_TEST_CASE(query_rngs_are_query_rng) {
+  const std::size_t count = 3 * cases::query_rng_lanes + 5;
+  std::vector<std::uint64_t> index(count);
+  std::vector<std::string_view> gens(count);
+  for (std::size_t j = 0; j < count; ++j) {
+    index[j] = 1000003 * j + 7;
+    gens[j] = j % 3 ? "degenerate" : "random";
+  }
+  std::vector<cases::Rng> out(count);
+  cases::query_rngs(42, "closest_feature", gens.data(), index.data(), count, out.data());
+  std::size_t differing = 0;
+  for (std::size_t j = 0; j < count; ++j) {
+    auto expected = cases::query_rng(42, "closest_feature", gens[j], index[j]);
+    for (int d = 0; d < 700; ++d) differing += expected() != out[j]();
+  }
+  BOOST_TEST(differing == 0u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
