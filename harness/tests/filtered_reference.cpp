@@ -337,6 +337,13 @@ BOOST_AUTO_TEST_CASE(closest_feature_plain_stage_by_hand) {
     BOOST_TEST(static_cast<int>(r.region) == static_cast<int>(Region::edge0));
     BOOST_TEST(r.squared_distance == 1.0);
   }
+  // Mixed magnitudes (found by the 1e6 mixed comparison): region vertex0, whose second margin
+  // term dp_0²/|e_2|² squares a value near 1e-163 (scaled) into the subnormal range; the
+  // plain stage must not choose the least term from such squares.
+  same_as_exact({{104041168.20540349, -2.5831753728112865e-153, 169622490.82141325},
+                 {104041168.17930512, -290537083.0183881, 169622490.83764252},
+                 {104041168.15961963, -290537083.0130126, 3.142550814982525e+86},
+                 {104041168.82405923, -290537082.2540116, 44465518239334.31}});
   // Collinear vertices: the normal is exactly 0, the stage defers and the reference refuses.
   {
     const cases::ClosestFeatureQuery q{{0, 1, 0}, a, {1, 1, 1}, {2, 2, 2}};

@@ -361,13 +361,15 @@ std::optional<Region> plain_region(PlainStage& st) {
 // positive doubles with relative error < 2^-48), the one certainly below all others, when
 // the plain enclosures [(|v| − b)²/N, (|v| + b)²/N], widened by 2^-40 relative for the
 // roundings, separate it; -1 otherwise (the double-double stage then takes the enclosed
-// minimum of all). Norms and results near the underflow range are not separated.
+// minimum of all). Norms, values and results near the underflow range are not separated
+// (a square of a value near 2^-540 is subnormal: its few bits can round it up).
 template <std::size_t M>
 int certainly_least(const std::array<const PlainValue*, M>& value, const std::array<double, M>& norm2) {
   std::array<double, M> lo, hi;
   for (std::size_t i = 0; i < M; ++i) {
-    if (!(norm2[i] >= 0x1p-900)) return -1;  // relative errors hold above
     const double a = std::abs(value[i]->v);
+    // Relative errors hold above: no square below may underflow (the quotients stay normal).
+    if (!(norm2[i] >= 0x1p-900 && a - value[i]->bound >= 0x1p-450)) return -1;
     lo[i] = (a - value[i]->bound) * (a - value[i]->bound) / norm2[i] * (1 - 0x1p-40);
     hi[i] = (a + value[i]->bound) * (a + value[i]->bound) / norm2[i] * (1 + 0x1p-40);
   }
