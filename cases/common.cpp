@@ -1,8 +1,10 @@
 #include "cases/common.hpp"
 
+#include "cases/seed_seq.hpp"
 #include "cases/strict_json.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -10,8 +12,11 @@
 
 namespace contactbench::cases {
 
-Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view generator,
-              std::uint64_t index) {
+namespace {
+
+// The four seed words of query `index` of (family, generator) under `seed`.
+std::array<std::uint32_t, 4> query_seed_words(std::uint64_t seed, std::string_view family,
+                                              std::string_view generator, std::uint64_t index) {
   // SplitMix-style mixing of the four inputs; std::hash of string_view is stable within one
   // libstdc++ build, which is all run-twice determinism and sharding need.
   std::uint64_t h = seed * 0x9E3779B97F4A7C15ULL;
@@ -19,9 +24,43 @@ Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view gene
   h ^= std::hash<std::string_view>{}(generator) + 0x85EBCA77C2B2AE63ULL + (h << 6) + (h >> 2);
   h ^= (index + 1) * 0xBF58476D1CE4E5B9ULL;
   h ^= h >> 31;
-  std::seed_seq seq{static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32),
-                    static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(seed)};
+  return {static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32),
+          static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(seed)};
+}
+
+// A seed sequence that hands out 624 words generated before.
+struct ReplaySeedSeq {
+  using result_type = std::uint32_t;
+  const std::array<std::uint32_t, 624>* words;
+  template <class It>
+  void generate(It begin, It) const {
+    std::copy(words->begin(), words->end(), begin);
+  }
+};
+
+}  // namespace
+
+Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view generator,
+              std::uint64_t index) {
+  FourWordSeedSeq seq{query_seed_words(seed, family, generator, index)};
   return Rng(seq);
+}
+
+void query_rngs(std::uint64_t seed, std::string_view family, const std::string_view* generators,
+                const std::uint64_t* indices, std::size_t count, Rng* out) {
+  constexpr std::size_t L = query_rng_lanes;
+  std::array<std::array<std::uint32_t, 4>, L> v;
+  std::array<std::array<std::uint32_t, 624>, L> words;
+  for (std::size_t first = 0; first < count; first += L) {
+    const std::size_t m = std::min(L, count - first);
+    for (std::size_t j = 0; j < L; ++j)  // spare lanes repeat the first (results unused)
+      v[j] = query_seed_words(seed, family, generators[first + (j < m ? j : 0)], indices[first + (j < m ? j : 0)]);
+    seed_words_interleaved<L>(v, words);
+    for (std::size_t j = 0; j < m; ++j) {
+      ReplaySeedSeq replay{&words[j]};
+      out[first + j].seed(replay);
+    }
+  }
 }
 
 std::string shared_dir(const std::string& given) {

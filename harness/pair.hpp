@@ -25,6 +25,7 @@
 // fast variant (check/eval/bench --plugin; harness/plugin.hpp).
 #pragma once
 #include "cases/common.hpp"
+#include "cases/seed_seq.hpp"
 #include "harness/plugin.hpp"
 #include "harness/shard.hpp"
 #include "cases/strict_json.hpp"
@@ -36,6 +37,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <concepts>
@@ -487,13 +489,25 @@ FamilyStats check(const CheckOptions& o) {
   for (std::size_t start = 0; start < mine_gen.size(); start += block) {
     std::vector<Item<Q>> items(std::min(block, mine_gen.size() - start));
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items.size(), 256), [&](auto range) {
-      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-        const std::uint64_t i = mine_gen[start + k];
-        const bool deg = (i % 2) == 1;
-        const char* gen = deg ? "degenerate" : "random";
-        auto rng = cases::query_rng(o.seed, P::stem, gen, i);
-        auto g = generate<P>(rng, deg);
-        items[k] = {gen, i, fmt::format("{}#{}", gen, i), std::move(g.regime), std::move(g.query)};
+      // The streams of query_rng, seeded a few queries at a time (cases/seed_seq.hpp).
+      constexpr std::size_t lanes = cases::query_rng_lanes;
+      std::array<cases::Rng, lanes> rngs;
+      std::array<std::uint64_t, lanes> index;
+      std::array<std::string_view, lanes> gens;
+      for (std::size_t k0 = range.begin(); k0 < range.end(); k0 += lanes) {
+        const std::size_t m = std::min(lanes, range.end() - k0);
+        for (std::size_t j = 0; j < m; ++j) {
+          index[j] = mine_gen[start + k0 + j];
+          gens[j] = index[j] % 2 == 1 ? "degenerate" : "random";
+        }
+        cases::query_rngs(o.seed, P::stem, gens.data(), index.data(), m, rngs.data());
+        for (std::size_t j = 0; j < m; ++j) {
+          const std::uint64_t i = index[j];
+          const bool deg = (i % 2) == 1;
+          const char* gen = deg ? "degenerate" : "random";
+          auto g = generate<P>(rngs[j], deg);
+          items[k0 + j] = {gen, i, fmt::format("{}#{}", gen, i), std::move(g.regime), std::move(g.query)};
+        }
       }
     });
     run_items(items);

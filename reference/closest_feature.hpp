@@ -3,19 +3,26 @@
 #pragma once
 #include "cases/closest_feature.hpp"
 
+#include <optional>
+
 namespace contactbench::reference {
 
 // Exact on the double inputs. Region decided exactly (interval filter, exact integer
 // fallback); point and squared distance are the exact rationals rounded to the nearest
 // double; margin is sqrt of an exact rational rounded up (MPFR, see reference/src/cgal.hpp).
-// Filtered: the constructions are first evaluated in double-double with a running error
-// bound and kept when each enclosure rounds to one double; otherwise the exact path below
-// answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
+// Filtered: the region is first decided in plain double with semi-static error bounds
+// (else by the interval filter), the constructions evaluated in double-double with a running
+// error bound and kept when each enclosure rounds to one double; otherwise the exact path
+// below answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
 // Throws cases::InputError for an exactly collinear triangle.
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q);
 
 // The exact path alone (integers and MPFR for every construction): for tests.
 cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQuery& q);
+
+// The plain-double stage alone: the region when its bounds decide every sign the region
+// needs (never at an exact zero), nullopt when it defers to the interval filter: for tests.
+std::optional<cases::Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q);
 
 // Exact distance from p to the set of points whose region is `region` (its closure),
 // divided by the longest edge: how far p must move for that region to become right. This

@@ -270,4 +270,86 @@ BOOST_AUTO_TEST_CASE(barrier_log_by_hand) {
   }
 }
 
+// The plain-double region stage of closest_feature on hand-derived queries: triangle a = 0,
+// b = x̂, c = ŷ (normal ẑ) and translates of it. It decides where every needed decision value
+// clears its rounding bound, defers at exact zeros and under cancellation; the answer is the
+// exact path's in every case.
+BOOST_AUTO_TEST_CASE(closest_feature_plain_stage_by_hand) {
+  using cases::Region;
+  using cases::Vec3;
+  auto same_as_exact = [](const cases::ClosestFeatureQuery& q) {
+    const auto a = reference::closest_feature(q), b = reference::closest_feature_exact(q);
+    BOOST_TEST(static_cast<int>(a.region) == static_cast<int>(b.region));
+    for (int i = 0; i < 3; ++i) BOOST_TEST(std::bit_cast<std::uint64_t>(a.point[i]) == std::bit_cast<std::uint64_t>(b.point[i]));
+    BOOST_TEST(std::bit_cast<std::uint64_t>(a.squared_distance) == std::bit_cast<std::uint64_t>(b.squared_distance));
+    BOOST_TEST(std::bit_cast<std::uint64_t>(a.margin) == std::bit_cast<std::uint64_t>(b.margin));
+    return a;
+  };
+  const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
+  struct Case {
+    Vec3 p;
+    Region region;
+    Vec3 point;
+    double d2;
+  };
+  // Decided: above the face (s_k = 0.25, 0.25, 0.5 in units of |n|·|e_k|), below vertex a,
+  // beside edge ab.
+  for (const Case& k : {Case{{0.25, 0.25, 1}, Region::face, {0.25, 0.25, 0}, 1.0},
+                        Case{{-1, -1, 0.5}, Region::vertex0, {0, 0, 0}, 2.25},
+                        Case{{0.5, -1, 0}, Region::edge0, {0.5, 0, 0}, 1.0}}) {
+    for (const double shift : {0.0, 0x1p30}) {  // a translate: exact differences, same bounds
+      const Vec3 o(shift, shift, shift);
+      const cases::ClosestFeatureQuery q{k.p + o, a + o, b + o, c + o};
+      const auto plain = reference::closest_feature_plain_region(q);
+      BOOST_TEST_REQUIRE(plain.has_value());
+      BOOST_TEST(static_cast<int>(*plain) == static_cast<int>(k.region));
+      const auto r = same_as_exact(q);
+      BOOST_TEST(static_cast<int>(r.region) == static_cast<int>(k.region));
+      BOOST_TEST(r.point == Vec3(k.point + o));
+      BOOST_TEST(r.squared_distance == k.d2);
+    }
+  }
+  // Face margin: p = (1/4, 1/4, 1) is 1/4 from the side planes of ab and ca (and 1/(2√2)
+  // from bc's); the longest edge is √2: margin 1/(4√2), rounded up.
+  const auto face = same_as_exact({{0.25, 0.25, 1}, a, b, c});
+  BOOST_TEST(face.margin >= 0.25 / std::sqrt(2.0) * (1 - 0x1p-50));
+  BOOST_TEST(face.margin <= 0.25 / std::sqrt(2.0) * (1 + 0x1p-50));
+  // Deferred: p = (1/2, 0, 1) lies on the side plane of ab (s_0 = 0 exactly): region edge0,
+  // its own projection (1/2, 0, 0) at distance 1, margin 0.
+  {
+    const cases::ClosestFeatureQuery q{{0.5, 0, 1}, a, b, c};
+    BOOST_TEST(!reference::closest_feature_plain_region(q).has_value());
+    const auto r = same_as_exact(q);
+    BOOST_TEST(static_cast<int>(r.region) == static_cast<int>(Region::edge0));
+    BOOST_TEST(r.point == Vec3(0.5, 0, 0));
+    BOOST_TEST(r.squared_distance == 1.0);
+    BOOST_TEST(r.margin == 0.0);
+  }
+  // Deferred under cancellation: a = 0, b = (3, 1, 0), c = (0, 2, 0), n = (0, 0, 6),
+  // p = (3/2 + 2^-52, 1/2, 1): s_0 = 6·(3/2 − (3/2 + 2^-52)) = −3·2^-51, far inside its
+  // bound 16u·6·3 ≈ 2^-44.8. dn_0 = 5 + 3·2^-52 > 0, dp_1 = 5 − 3·2^-52 > 0, every vertex
+  // test fails (dn_1 = 4 − 3·2^-52, dn_2 = 3): region edge0. Squared distance
+  // |w_0 × e_0|²/|e_0|² = (10 + 2^-104)/10, which rounds to 1.
+  {
+    const cases::ClosestFeatureQuery q{{1.5 + 0x1p-52, 0.5, 1}, a, {3, 1, 0}, {0, 2, 0}};
+    BOOST_TEST(!reference::closest_feature_plain_region(q).has_value());
+    const auto r = same_as_exact(q);
+    BOOST_TEST(static_cast<int>(r.region) == static_cast<int>(Region::edge0));
+    BOOST_TEST(r.squared_distance == 1.0);
+  }
+  // Mixed magnitudes (found by the 1e6 mixed comparison): region vertex0, whose second margin
+  // term dp_0²/|e_2|² squares a value near 1e-163 (scaled) into the subnormal range; the
+  // plain stage must not choose the least term from such squares.
+  same_as_exact({{104041168.20540349, -2.5831753728112865e-153, 169622490.82141325},
+                 {104041168.17930512, -290537083.0183881, 169622490.83764252},
+                 {104041168.15961963, -290537083.0130126, 3.142550814982525e+86},
+                 {104041168.82405923, -290537082.2540116, 44465518239334.31}});
+  // Collinear vertices: the normal is exactly 0, the stage defers and the reference refuses.
+  {
+    const cases::ClosestFeatureQuery q{{0, 1, 0}, a, {1, 1, 1}, {2, 2, 2}};
+    BOOST_TEST(!reference::closest_feature_plain_region(q).has_value());
+    BOOST_CHECK_THROW(reference::closest_feature(q), cases::InputError);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

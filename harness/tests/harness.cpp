@@ -2,6 +2,7 @@
 // loaders' bad-input messages.
 #include "cases/closest_feature.hpp"
 #include "cases/json_input.hpp"
+#include "cases/seed_seq.hpp"
 #include "harness/pair.hpp"
 #include "harness/registry.hpp"
 #include "harness/tests/test_util.hpp"
@@ -305,6 +306,49 @@ BOOST_AUTO_TEST_CASE(merge_of_shards_equals_whole_run) {
   BOOST_TEST(test::run_cli({"merge", a.str(), other_seed.str(), "--json", merged.str()}) == 2);
   test::TempFile notcheck("x.json", "{\"schema\":\"other\"}");
   BOOST_TEST(test::run_cli({"merge", notcheck.str(), "--json", merged.str()}) == 2);
+}
+
+// query_rng's seed sequence gives the numbers of std::seed_seq over the same four words (the
+// generated queries, hence every campaign's verdicts, stay as they were).
+BOOST_AUTO_TEST_CASE(four_word_seed_seq_is_std_seed_seq) {
+  std::mt19937_64 words(20261124);
+  std::size_t differing = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::uint64_t x = words(), y = words();
+    std::array<std::uint32_t, 4> v = {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(x >> 32),
+                                      static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(y >> 32)};
+    if (i == 0) v = {0, 0, 0, 0};
+    if (i == 1) v = {~0u, ~0u, ~0u, ~0u};
+    std::seed_seq standard(v.begin(), v.end());
+    const cases::FourWordSeedSeq four{v};
+    std::mt19937_64 a(standard), b(four);
+    for (int j = 0; j < 700; ++j) differing += a() != b();  // past the first twist
+    std::array<std::uint32_t, 7> s7, f7;  // another length: std::seed_seq itself
+    standard.generate(s7.begin(), s7.end());
+    four.generate(f7.begin(), f7.end());
+    differing += s7 != f7;
+  }
+  BOOST_TEST(differing == 0u);
+}
+
+// The check loop's interleaved seeding (query_rngs) gives query_rng's streams, for counts that
+// fill the lanes and for a ragged tail.
+BOOST_AUTO_TEST_CASE(query_rngs_are_query_rng) {
+  const std::size_t count = 3 * cases::query_rng_lanes + 5;
+  std::vector<std::uint64_t> index(count);
+  std::vector<std::string_view> gens(count);
+  for (std::size_t j = 0; j < count; ++j) {
+    index[j] = 1000003 * j + 7;
+    gens[j] = j % 3 ? "degenerate" : "random";
+  }
+  std::vector<cases::Rng> out(count);
+  cases::query_rngs(42, "closest_feature", gens.data(), index.data(), count, out.data());
+  std::size_t differing = 0;
+  for (std::size_t j = 0; j < count; ++j) {
+    auto expected = cases::query_rng(42, "closest_feature", gens[j], index[j]);
+    for (int d = 0; d < 700; ++d) differing += expected() != out[j]();
+  }
+  BOOST_TEST(differing == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

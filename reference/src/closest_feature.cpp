@@ -250,27 +250,188 @@ bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
   return CGAL::certainly(c[0] == 0) && CGAL::certainly(c[1] == 0) && CGAL::certainly(c[2] == 0);
 }
 
-// The filtered stage of closest_feature: region from the interval filter, point, squared
-// distance and margin in double-double with a running error bound (dd::Bounded), each
-// accepted only when its enclosure rounds to one double. nullopt sends the query to the
-// exact path. The margin's square root (irrational in general, MPFR on the exact path) is
-// the double-double root here: its upward rounding is certified like the others, and the
-// MPFR path's rounding (up at 256 bits, then up to 53) lands on the same double whenever
-// the enclosure does not straddle one (it is much wider than 2^-256 relative).
+// The plain-double stage in front of the interval filter: the nine decision values in
+// double with a semi-static bound on their rounding error (the stage decides a sign when
+// |value| > bound), on the scaled query (largest coordinate in [1, 2)). With u = 2^-53 and
+// inputs exact: a difference carries relative error ≤ u; a cross component
+// a_j b_k − a_k b_j of differences errs by ≤ γ4·P ≤ 4.01u·P̂ (P = |a_j b_k| + |a_k b_j|,
+// P̂ its computed value, γn = nu/(1 − nu)); a dot of differences w·e by
+// ≤ (2u + γ3)Σ|w_i e_i| < 5.01u·Σ̂; s = n·(e × w), a dot of two cross products, by
+// ≤ (2γ4 + γ3)Σ P_n P_c (1 + O(u)) < 12u·Σ̂. The constants used (8u, 8u, 16u) leave room
+// for the rounding of the bounds themselves. Every value is below 2^12 on the scaled query,
+// so what underflow can lose (≤ 2^-1075 per product, times factors < 2^11) is covered by
+// the absolute term 2^-1050. An exact zero is never decided here (the interval filter
+// sees those): so when this stage decides, no decision value the region's margin needs is
+// zero, and the region is the exact one (each decided sign is).
+constexpr double plain_u = 0x1p-53, plain_floor = 0x1p-1050;
+using Plain3 = std::array<double, 3>;
+
+double pdot(const Plain3& a, const Plain3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double pdot_abs(const Plain3& a, const Plain3& b) {
+  return std::abs(a[0] * b[0]) + std::abs(a[1] * b[1]) + std::abs(a[2] * b[2]);
+}
+Plain3 pcross(const Plain3& a, const Plain3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+Plain3 pcross_abs(const Plain3& a, const Plain3& b) {  // the P̂ of each component
+  return {std::abs(a[1] * b[2]) + std::abs(a[2] * b[1]), std::abs(a[2] * b[0]) + std::abs(a[0] * b[2]),
+          std::abs(a[0] * b[1]) + std::abs(a[1] * b[0])};
+}
+
+// A decision value, its error bound and its certified sign (+1, -1; 0: undecided).
+struct PlainValue {
+  double v = 0, bound = 0;
+  int sign = 0;
+  void set(double value, double b) {
+    v = value;
+    bound = b + plain_floor;
+    sign = v > bound ? 1 : (-v > bound ? -1 : 0);
+  }
+};
+
+struct PlainStage {
+  std::array<Plain3, 3> e, w;
+  Plain3 n, n_abs;
+  std::array<PlainValue, 3> dn, dp, s;
+  std::array<double, 3> e2;  // |e_j|^2, relative error < 6u
+  double n2;                  // |n|^2, relative error < 2^-43 when normal_conditioned()
+
+  explicit PlainStage(const std::array<cases::Vec3, 4>& q) {
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) {
+        e[j][i] = q[1 + (j + 1) % 3][i] - q[1 + j][i];
+        w[j][i] = q[0][i] - q[1 + j][i];
+      }
+    const Plain3 f = {-e[2][0], -e[2][1], -e[2][2]};  // v_2 - v_0, exactly -e_2 in double
+    n = pcross(e[0], f);
+    n_abs = pcross_abs(e[0], f);
+    n2 = pdot(n, n);
+    for (int j = 0; j < 3; ++j) {
+      e2[j] = pdot(e[j], e[j]);
+      dn[j].set(pdot(w[j], e[j]), 8 * plain_u * pdot_abs(w[j], e[j]));
+      const Plain3& prev = e[(j + 2) % 3];
+      dp[j].set(-pdot(w[j], prev), 8 * plain_u * pdot_abs(w[j], prev));
+    }
+  }
+  bool normal_nonzero() const {
+    for (int i = 0; i < 3; ++i)
+      if (std::abs(n[i]) > 8 * plain_u * n_abs[i] + plain_floor) return true;
+    return false;
+  }
+  // |n̂ − n| ≤ 4.01u·|P̂_n| < 2^-45 |n̂|: the computed n2 then errs by < 2^-43 relative.
+  bool normal_conditioned() const {
+    return 5 * plain_u * (n_abs[0] + n_abs[1] + n_abs[2]) < 0x1p-45 * std::sqrt(n2);
+  }
+  const PlainValue& side(int j) {  // s_j, computed on first use
+    if (s[j].bound == 0) {
+      const Plain3 c = pcross(e[j], w[j]), c_abs = pcross_abs(e[j], w[j]);
+      s[j].set(pdot(n, c), 16 * plain_u * (n_abs[0] * c_abs[0] + n_abs[1] * c_abs[1] + n_abs[2] * c_abs[2]));
+    }
+    return s[j];
+  }
+};
+
+// The region rule of interval_region in three-valued logic on the certified signs; nullopt
+// when a needed sign is undecided, when the normal may be 0, or when a decision value the
+// region's margin needs is undecided (the face: all three s_k).
+std::optional<Region> plain_region(PlainStage& st) {
+  if (!st.normal_nonzero()) return std::nullopt;
+  enum Truth { no, yes, unknown };
+  auto le0 = [](const PlainValue& x) { return x.sign < 0 ? yes : (x.sign > 0 ? no : unknown); };
+  auto gt0 = [](const PlainValue& x) { return x.sign > 0 ? yes : (x.sign < 0 ? no : unknown); };
+  auto both = [](Truth a, Truth b) { return a == no || b == no ? no : (a == yes && b == yes ? yes : unknown); };
+  for (int k = 0; k < 3; ++k) {
+    const Truth t = both(le0(st.dn[k]), le0(st.dp[k]));
+    if (t == unknown) return std::nullopt;
+    if (t == yes) return static_cast<Region>(4 + k);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const Truth ends = both(gt0(st.dn[k]), gt0(st.dp[(k + 1) % 3]));
+    if (ends == no) continue;
+    const Truth t = both(le0(st.side(k)), ends);
+    if (t == unknown) return std::nullopt;
+    if (t == yes) return static_cast<Region>(1 + k);
+  }
+  for (int k = 0; k < 3; ++k)
+    if (st.side(k).sign == 0) return std::nullopt;
+  return Region::face;
+}
+
+// Of the margin terms value²/norm² (values certified nonzero by the plain stage, norms
+// positive doubles with relative error < 2^-48), the one certainly below all others, when
+// the plain enclosures [(|v| − b)²/N, (|v| + b)²/N], widened by 2^-40 relative for the
+// roundings, separate it; -1 otherwise (the double-double stage then takes the enclosed
+// minimum of all). Norms, values and results near the underflow range are not separated
+// (a square of a value near 2^-540 is subnormal: its few bits can round it up).
+template <std::size_t M>
+int certainly_least(const std::array<const PlainValue*, M>& value, const std::array<double, M>& norm2) {
+  std::array<double, M> lo, hi;
+  for (std::size_t i = 0; i < M; ++i) {
+    const double a = std::abs(value[i]->v);
+    // Relative errors hold above: no square below may underflow (the quotients stay normal).
+    if (!(norm2[i] >= 0x1p-900 && a - value[i]->bound >= 0x1p-450)) return -1;
+    lo[i] = (a - value[i]->bound) * (a - value[i]->bound) / norm2[i] * (1 - 0x1p-40);
+    hi[i] = (a + value[i]->bound) * (a + value[i]->bound) / norm2[i] * (1 + 0x1p-40);
+  }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < M; ++i)
+    if (hi[i] < hi[best]) best = i;
+  if (!(hi[best] >= 0x1p-1000 && std::isfinite(hi[best]))) return -1;
+  for (std::size_t i = 0; i < M; ++i)
+    if (i != best && !(hi[best] < lo[i])) return -1;
+  return static_cast<int>(best);
+}
+
+// dot and cross of vectors known exactly (differences of inputs as double pairs): the
+// products' bounds need no propagated terms (dd::mul_exact).
+Bounded edot(const V3<Bounded>& a, const V3<Bounded>& b) {
+  return dd::mul_exact(a[0], b[0]) + dd::mul_exact(a[1], b[1]) + dd::mul_exact(a[2], b[2]);
+}
+V3<Bounded> ecross(const V3<Bounded>& a, const V3<Bounded>& b) {
+  using dd::mul_exact;
+  return {mul_exact(a[1], b[2]) - mul_exact(a[2], b[1]), mul_exact(a[2], b[0]) - mul_exact(a[0], b[2]),
+          mul_exact(a[0], b[1]) - mul_exact(a[1], b[0])};
+}
+
+// The index of the certainly largest of three positive doubles with relative error < 2^-44
+// each (the plain |e_j|^2), -1 when two are within the roundings of each other.
+int certainly_largest(const std::array<double, 3>& x) {
+  const int best = x[0] >= x[1] ? (x[0] >= x[2] ? 0 : 2) : (x[1] >= x[2] ? 1 : 2);
+  if (!(x[best] >= 0x1p-900 && std::isfinite(x[best]))) return -1;  // relative errors hold above
+  for (int i = 0; i < 3; ++i)
+    if (i != best && !(x[i] * (1 + 0x1p-40) < x[best])) return -1;
+  return best;
+}
+
+// The filtered stage of closest_feature: region from the plain-double stage (or, when it
+// cannot decide, the interval filter), point, squared distance and margin in double-double
+// with a running error bound (dd::Bounded), each accepted only when its enclosure rounds to
+// one double. nullopt sends the query to the exact path. The margin's square root
+// (irrational in general, MPFR on the exact path) is the double-double root here: its
+// upward rounding is certified like the others, and the MPFR path's rounding (up at 256
+// bits, then up to 53) lands on the same double whenever the enclosure does not straddle
+// one (it is much wider than 2^-256 relative). Only what the region needs is computed in
+// double-double: of the margin terms the one the plain stage certifies least (all of them
+// when it cannot), of the edges' squared lengths the one it certifies longest.
 std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
   const auto sc = scaled(q);
   if (!sc) return std::nullopt;
   const auto& qs = sc->first;  // not a structured binding: the lambda below captures it
   const auto& k = sc->second;
-  std::optional<IntervalVerdict> verdict;
-  {
-    exact::ProtectRounding guard;
-    verdict = interval_region(qs);
+  PlainStage st(qs);
+  IntervalVerdict verdict{};
+  const std::optional<Region> plain = plain_region(st);
+  if (plain) {
+    verdict.region = *plain;  // no decision value it needs is zero (see PlainStage)
+  } else {
+    std::optional<IntervalVerdict> iv;
+    {
+      exact::ProtectRounding guard;
+      iv = interval_region(qs);
+    }
+    if (!iv) return std::nullopt;
+    verdict = *iv;
   }
-  if (!verdict) return std::nullopt;
-  std::array<V3<Bounded>, 4> v;
-  for (int i = 0; i < 4; ++i) v[i] = V3<Bounded>::of(qs[i]);
-  const V3<Bounded>* vert[3] = {&v[1], &v[2], &v[3]};
   // Differences of input doubles are exact as double pairs (error 0).
   auto diff = [&](int a, int b) {
     V3<Bounded> d;
@@ -281,75 +442,96 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     return d;
   };
   std::array<V3<Bounded>, 3> e, w;  // e_j = v_(j+1) - v_j, w_j = p - v_j
-  std::array<Bounded, 3> e2;
   for (int j = 0; j < 3; ++j) {
     e[j] = diff(1 + (j + 1) % 3, 1 + j);
     w[j] = diff(0, 1 + j);
-    e2[j] = dot(e[j], e[j]);
   }
-  const V3<Bounded> n = cross(e[0], -e[2]);
+  std::array<std::optional<Bounded>, 3> e2_cache;
+  auto e2 = [&](int j) -> const Bounded& {
+    if (!e2_cache[j]) e2_cache[j] = edot(e[j], e[j]);
+    return *e2_cache[j];
+  };
+  std::optional<V3<Bounded>> n_cache;
+  auto n = [&]() -> const V3<Bounded>& {
+    if (!n_cache) n_cache = ecross(e[0], -e[2]);
+    return *n_cache;
+  };
   cases::ClosestFeatureResult r;
-  r.region = verdict->region;
+  r.region = verdict.region;
   const int kind = static_cast<int>(r.region);
-  // Margin terms value^2 / norm^2, as in the exact path; a decision value that is exactly 0
-  // (interval [0, 0]) makes the margin exactly 0.
+  // Margin terms value^2 / norm^2, as in the exact path, here already divided by L^2 (the
+  // longest edge's squared length: the one the plain stage certifies longest, else the
+  // enclosed maximum); a decision value that is exactly 0 (interval [0, 0]) makes the margin
+  // exactly 0. `pick` is the term the plain stage certifies least (-1: none; then every term
+  // is enclosed and the least enclosure taken).
   bool zero_margin = false;
-  std::optional<Bounded> least;
+  std::optional<Bounded> least, L2;
   auto term = [&](const Bounded& value, const Bounded& norm2) {
-    const Bounded t = value * value / norm2;
+    if (!L2) {
+      const int longest = plain ? certainly_largest(st.e2) : -1;
+      L2 = longest >= 0 ? e2(longest) : enclosed_max(enclosed_max(e2(0), e2(1)), e2(2));
+    }
+    const Bounded t = value * value / (norm2 * *L2);
     least = least ? enclosed_min(*least, t) : t;
   };
+  const bool normal_ok = plain && st.normal_conditioned();
   Bounded d2;
   if (kind >= 4) {
-    const int j = kind - 4;
+    const int j = kind - 4, prev = (j + 2) % 3;
     const V3<Bounded>& wj = w[j];
-    zero_margin = verdict->zero_dn[j] || verdict->zero_dp[j];
-    term(dot(wj, e[j]), e2[j]);
-    term(dot(wj, e[(j + 2) % 3]), e2[(j + 2) % 3]);
+    zero_margin = verdict.zero_dn[j] || verdict.zero_dp[j];
+    const int pick = plain ? certainly_least<2>({&st.dn[j], &st.dp[j]}, {st.e2[j], st.e2[prev]}) : -1;
+    if (pick != 1) term(edot(wj, e[j]), e2(j));
+    if (pick != 0) term(edot(wj, e[prev]), e2(prev));
     r.point = j == 0 ? q.a : (j == 1 ? q.b : q.c);
-    d2 = dot(wj, wj);
+    d2 = edot(wj, wj);
   } else if (kind >= 1) {  // open edge j: v_j + (dn / |e_j|^2) e_j
-    const int j = kind - 1;
+    const int j = kind - 1, next = (j + 1) % 3;
     const V3<Bounded>& wj = w[j];
-    const Bounded dn = dot(wj, e[j]);
-    zero_margin = verdict->zero_s[j] || verdict->zero_dn[j] || verdict->zero_dp[(j + 1) % 3];
-    term(dot(n, cross(e[j], wj)), dot(n, n) * e2[j]);
-    term(dn, e2[j]);
-    term(dot(w[(j + 1) % 3], e[j]), e2[j]);  // = -(|e_j|^2 - dn), without cancellation
-    const V3<Bounded> c = cross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
+    const Bounded dn = edot(wj, e[j]);
+    zero_margin = verdict.zero_s[j] || verdict.zero_dn[j] || verdict.zero_dp[next];
+    const int pick = normal_ok ? certainly_least<3>({&st.s[j], &st.dn[j], &st.dp[next]},
+                                                    {st.n2 * st.e2[j], st.e2[j], st.e2[j]})
+                               : -1;
+    if (pick == -1 || pick == 0) term(dot(n(), ecross(e[j], wj)), dot(n(), n()) * e2(j));
+    if (pick == -1 || pick == 1) term(dn, e2(j));
+    if (pick == -1 || pick == 2) term(edot(w[next], e[j]), e2(j));  // = -(|e_j|^2 - dn), without cancellation
+    const V3<Bounded> c = ecross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
     auto undecided = [](const Bounded& x) { return std::abs(x.hi) <= 2 * x.err; };
     if (undecided(c[0]) && undecided(c[1]) && undecided(c[2]) && on_edge_line(qs, j)) {
       d2 = Bounded(0);  // p lies on the open edge: it is its own closest point
       r.point = q.p + cases::Vec3::Zero();  // -0 + 0 = +0, as the exact path's rounding
     } else {
-      const Bounded t = dn / e2[j];
+      const Bounded t = dn / e2(j);
       for (int i = 0; i < 3; ++i)
-        if (std::isnan(r.point[i] = unscaled((*vert[j])[i] + t * e[j][i], k))) return std::nullopt;
-      d2 = dot(c, c) / e2[j];
+        if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k))) return std::nullopt;
+      d2 = dot(c, c) / e2(j);
     }
   } else {  // open face: p minus its offset along n
-    const Bounded n2 = dot(n, n);
+    const Bounded n2 = dot(n(), n());
+    const int pick = normal_ok ? certainly_least<3>({&st.s[0], &st.s[1], &st.s[2]},
+                                                    {st.n2 * st.e2[0], st.n2 * st.e2[1], st.n2 * st.e2[2]})
+                               : -1;
     for (int j = 0; j < 3; ++j) {
-      zero_margin = zero_margin || verdict->zero_s[j];
-      term(dot(n, cross(e[j], w[j])), n2 * e2[j]);
+      zero_margin = zero_margin || verdict.zero_s[j];
+      if (pick == -1 || pick == j) term(dot(n(), ecross(e[j], w[j])), n2 * e2(j));
     }
-    const Bounded h = dot(n, w[0]);
+    const Bounded h = dot(n(), w[0]);
     if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
       d2 = Bounded(0);  // p lies on the open face
       r.point = q.p + cases::Vec3::Zero();
     } else {
       const Bounded t = h / n2;
       for (int i = 0; i < 3; ++i)
-        if (std::isnan(r.point[i] = unscaled(v[0][i] - t * n[i], k))) return std::nullopt;
-      d2 = h * h / n2;
+        if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k))) return std::nullopt;
+      d2 = h * t;
     }
   }
   if (std::isnan(r.squared_distance = unscaled(d2, 2 * k))) return std::nullopt;
   if (zero_margin) {
     r.margin = 0;
   } else {
-    const Bounded L2 = enclosed_max(enclosed_max(e2[0], e2[1]), e2[2]);
-    r.margin = dd::certain_up_double(dd::sqrt(*least / L2));  // scale-free
+    r.margin = dd::certain_up_double(dd::sqrt(*least));  // scale-free
     if (std::isnan(r.margin)) return std::nullopt;
   }
   return r;
@@ -360,6 +542,13 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
   if (auto r = closest_feature_filtered(q)) return *r;
   return closest_feature_exact(q);
+}
+
+std::optional<Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q) {
+  const auto sc = scaled(q);
+  if (!sc) return std::nullopt;
+  PlainStage st(sc->first);
+  return plain_region(st);
 }
 
 namespace {
