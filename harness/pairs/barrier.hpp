@@ -12,7 +12,7 @@ struct BarrierPair : Pair<cases::Barrier> {
   static constexpr std::string_view stem = "barrier";
   static constexpr Agreement agreement = Agreement::approximate;
   static constexpr std::string_view rule =
-      "value, gradient, Hessian within 10 ULP of the correctly rounded value (<= 8.5u forward "
+      "value, gradient, Hessian within 10 ULP of the correctly rounded value (<= 8.9u forward "
       "error of the cancellation-free double formula, + 0.5 ULP); `active` exact (d < dhat), "
       "never excused";
   static Result reference(const Query& q) { return reference::barrier(q); }
