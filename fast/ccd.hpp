@@ -135,6 +135,7 @@ struct CcdTrace {
   bool budget_exhausted = false;  // some stage stopped on its node budget
   bool root_spans = false;        // an interval was settled by the spans around f's root
   bool sweep = false;             // a block was settled by the sweep over other conditions' roots
+  bool touch = false;             // the answer is a contact at the start of an interval (touch_at_known)
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
