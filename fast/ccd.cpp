@@ -1005,6 +1005,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + std::ldexp(1.0, -depth), 0}, fault, nodes, n);
       tr.nodes += nodes;
       jump_budget -= nodes;
+      tr.grown = tr.grown || ex;
       return {false, 1, false, false, ex};
     }
     int& budget = ask == Ask::jump ? jump_budget : dd_budget;

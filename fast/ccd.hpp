@@ -136,6 +136,7 @@ struct CcdTrace {
   bool root_spans = false;        // an interval was settled by the spans around f's root
   bool sweep = false;             // a block was settled by the sweep over other conditions' roots
   bool touch = false;             // the answer is a contact at the start of an interval (touch_at_known)
+  bool grown = false;             // an excluded block was widened by f alone (Ask::grow)
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 
