@@ -408,9 +408,9 @@ struct Search {
   // intervals after the current one, so each lies inside the ancestor or after it. It
   // replaces the descent to depth 48 and the leaf that a long stretch of near contact
   // (coplanar motion, f within the double bound but not within the double-double one)
-  // otherwise costs per excluded block. Returns the level reached.
-  // An ancestor that failed is not tried again (the test is deterministic); after a success
-  // the next unexcluded interval the search pops is tried the same way first (growing).
+  // otherwise costs per excluded block. An ancestor that failed is not tried again (the test
+  // is deterministic); after a success the next unexcluded interval the search pops is tried
+  // the same way first (growing).
   bool growing = false;
   // Stopping ancestors at least this deep are refined at once (see the leaf below; measured
   // on the ccd_tail sets: 12 beats 4, 8, 16 and 20; wider blocks cost more double-double
@@ -693,6 +693,15 @@ Refined stage(const cases::CcdQuery& q, Span span, int base_depth, int budget, i
   return {hit, hit ? s.toi : 1, hit && s.certain, hit && s.cut};
 }
 
+// f alone on [ta, tb] in double-double proves that f has no root there (certified, as every
+// exclusion test). One span evaluation; n holds f's coefficients afterwards.
+bool f_excluded_dd(const cases::CcdQuery& q, DD ta, DD tb, CcdFault fault, int& nodes, Node<DDTraits>& n) {
+  ++nodes;
+  int nq = 0;
+  root_node<DDTraits>(q, Span{ta, tb}, nq, n, fault, true);
+  return finite_node(n, 0) && no_root<DDTraits, 3>(n.f, n.ef);
+}
+
 // The double-double stage's first try on an interval [b, b + w] (a block around a surviving
 // leaf, or an unproven interval of the double search): when f has a simple root there (the
 // usual case: a contact, or a near miss, on an edge or vertex, or at t = 0 / t = 1),
@@ -706,15 +715,6 @@ Refined stage(const cases::CcdQuery& q, Span span, int base_depth, int budget, i
 // is excluded, so toi = r - h (or `known`, if later) is a lower bound of t*. Anything else (f
 // excluded on the whole interval: settled; no simple root: coplanar or parallel motion, a
 // double root at a graze; a test that fails) returns false. `nodes`: span evaluations.
-// f alone on [ta, tb] in double-double proves that f has no root there (certified, as every
-// exclusion test). One span evaluation; n holds f's coefficients afterwards.
-bool f_excluded_dd(const cases::CcdQuery& q, DD ta, DD tb, CcdFault fault, int& nodes, Node<DDTraits>& n) {
-  ++nodes;
-  int nq = 0;
-  root_node<DDTraits>(q, Span{ta, tb}, nq, n, fault, true);
-  return finite_node(n, 0) && no_root<DDTraits, 3>(n.f, n.ef);
-}
-
 bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdFault fault,
                 int& nodes, Refined& out, bool& f_flat) {
   f_flat = false;
