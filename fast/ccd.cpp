@@ -277,15 +277,22 @@ bool no_root(const typename T::S* c, double e) {  // all > e or all < -e
 // 3 u (|x0| + |x1|) per coordinate (t in [0, 1]; one subtraction, one product, one sum);
 // we widen by 4 u (|x0| + |x1|) + 2^-1070, rounded up.
 struct Boxes {
-  const cases::CcdQuery* q;
   int split;  // vertices [0, split) against [split, 4)
+  double a[4][3], d[4][3], e[4][3];  // start, displacement, widening (once per query)
+  Boxes(const cases::CcdQuery* q, int split_) : split(split_) {
+    for (int i = 0; i < 4; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const double x0 = q->x[i][k], x1 = q->x[i + 4][k];
+        a[i][k] = x0;
+        d[i][k] = x1 - x0;
+        e[i][k] = (4 * u * (std::abs(x0) + std::abs(x1)) + 0x1p-1070) * round_up;
+      }
+  }
   bool disjoint(double t0, double t1) const {
     for (int k = 0; k < 3; ++k) {
       double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
       for (int i = 0; i < 4; ++i) {
-        const double a = q->x[i][k], b = q->x[i + 4][k];
-        const double d = b - a;
-        const double e = (4 * u * (std::abs(a) + std::abs(b)) + 0x1p-1070) * round_up;
+        const double a = this->a[i][k], d = this->d[i][k], e = this->e[i][k];
         const double p0 = a + t0 * d, p1 = a + t1 * d;
         const int s = i < split ? 0 : 1;
         lo[s] = std::min({lo[s], p0 - e, p1 - e});
@@ -308,13 +315,14 @@ struct Refined {
 };
 // What the search asks of a refinement of [b, b + 2^-depth] (everything before `known` >= b
 // excluded): jump: settle an unproven interval cheaply or say it cannot; leaf: the block
-// around a surviving leaf; pending: an interval the node budget left unvisited.
-enum class Ask { jump, leaf, pending };
+// around a surviving leaf; pending: an interval the node budget left unvisited; grow: exclude
+// the interval by f alone in double-double (one f-only span evaluation) or say it cannot.
+enum class Ask { jump, leaf, pending, grow };
 // The refinement of the double-double stage itself: none (its leaves are final; what its
 // node budget leaves is cut short).
 struct NoRefinement {
   Refined operator()(double b, int, double, Ask ask, int&) const {
-    return {true, b, false, ask == Ask::pending, ask != Ask::jump};
+    return {true, b, false, ask == Ask::pending, ask != Ask::jump && ask != Ask::grow};
   }
 };
 
@@ -391,6 +399,54 @@ struct Search {
     if (stack.size() < static_cast<std::size_t>(max_depth) + 2) stack.resize(max_depth + 2);
     return stack;
   }
+  // After the refinement excluded the aligned interval [b, b + 2^-k] (k below the root),
+  // try its aligned ancestors 4, 8, ... levels up, each by f alone in double-double
+  // (Ask::grow), until one is not excluded; the pending intervals inside an excluded one are
+  // dropped. Why this never turns a hit into a miss: an ancestor is dropped only when the
+  // certified f-only test proves f != 0 on all of it (no contact there, the same test that
+  // excludes the outer spans of root_spans), and pending intervals are aligned dyadic
+  // intervals after the current one, so each lies inside the ancestor or after it. It
+  // replaces the descent to depth 48 and the leaf that a long stretch of near contact
+  // (coplanar motion, f within the double bound but not within the double-double one)
+  // otherwise costs per excluded block. An ancestor that failed is not tried again (the test
+  // is deterministic); after a success the next unexcluded interval the search pops is tried
+  // the same way first (growing).
+  bool growing = false;
+  // Stopping ancestors at least this deep are refined at once (see the leaf below; measured
+  // on the ccd_tail sets: 12 beats 4, 8, 16 and 20; wider blocks cost more double-double
+  // bisection than the double descent they save).
+  int direct_min_depth = 12;
+  double failed_b = -1;
+  int failed_k = -1;
+  // Returns the excluded interval reached, [b, b + width(k)], and the ancestor that stopped
+  // the growth (up_k < 0: none, the root was reached).
+  struct Grown {
+    double b;
+    int k;
+    double up_b;
+    int up_k;
+  };
+  template <class Refine>
+  Grown grow(Refine& refine, int& refine_budget, double b, int k, std::size_t& sp) {
+    growing = true;
+    while (k > 0) {
+      const int up_k = std::max(0, k - 4);
+      const double w = width(up_k);
+      const double b0 = start + std::floor((b - start) / w) * w;  // exact: dyadic
+      if (b0 == failed_b && up_k == failed_k) return {b, k, b0, up_k};
+      const Refined r = refine(b0, base_depth + up_k, b0, Ask::grow, refine_budget);
+      if (!r.settled || r.hit) {
+        failed_b = b0;
+        failed_k = up_k;
+        return {b, k, b0, up_k};
+      }
+      auto& stack = stack_of_thread(max_depth);
+      while (sp > 0 && down(stack[sp - 1].t0) < b0 + w) --sp;
+      b = b0;
+      k = up_k;
+    }
+    return {b, k, 0, -1};
+  }
   template <class Refine>
   bool run(Refine&& refine, int& refine_budget) {
     auto& stack = stack_of_thread(max_depth);
@@ -419,6 +475,27 @@ struct Search {
       }
       if (it.proven ? no_root<T, 3>(it.n.f, it.n.ef) : excluded(it.n, t0, depth)) continue;
       const bool proven = it.proven || contact_certain(it.n);
+      if (growing && !proven && depth > 0) {
+        // The same f-only test on this interval first, while the previous one succeeded
+        // (dropping the interval only when f certainly has no root in it: see grow).
+        const Refined r = refine(down(t0), base_depth + depth, down(t0), Ask::grow, refine_budget);
+        if (r.settled && !r.hit) {
+          grow(refine, refine_budget, down(t0), depth, sp);
+          continue;
+        }
+        growing = false;
+      }
+      if (proven && base_depth + depth >= ccd_max_depth) {
+        // A proven interval as narrow as the double stage's leaves is the answer in either
+        // stage: a contact certainly exists in its proven ancestor, everything before t0 is
+        // excluded (toi = t0 <= t*), and f's first root there is within the leaf or, where f
+        // stays within its bound over several leaves, the leaf obeys the resolution bound of
+        // a double leaf of the same width (smaller bounds, same variation). It ends a hit,
+        // never a miss; the double-double stage used to bisect f alone on to 2^-100.
+        toi = down(t0);
+        certain = true;
+        return true;
+      }
       if (depth == max_depth) {
         if (proven) {
           toi = down(t0);
@@ -436,6 +513,26 @@ struct Search {
         if (!r.hit) {
           block += 4;
           while (sp > 0 && down(stack[sp - 1].t0) < b0 + w) --sp;
+          if constexpr (std::is_same_v<T, DoubleTraits>) {
+            // The ancestor that stopped the growth holds the rest of the near contact: it is
+            // refined at once (as the block of the next leaf would be), instead of the double
+            // search descending to depth 48 in it again. Everything before the end of the
+            // excluded interval reached is excluded, so that end is a lower bound of t*.
+            const Grown g = grow(refine, refine_budget, b0, k, sp);
+            if (g.up_k >= direct_min_depth) {
+              const double known = g.b + width(g.k);
+              const Refined r2 = refine(g.up_b, base_depth + g.up_k, known, Ask::leaf, refine_budget);
+              if (!r2.hit) {
+                const double w2 = width(g.up_k);
+                while (sp > 0 && down(stack[sp - 1].t0) < g.up_b + w2) --sp;
+                continue;
+              }
+              toi = std::max(known, r2.toi);
+              certain = r2.certain;
+              cut = r2.cut;
+              return true;
+            }
+          }
           continue;
         }
         toi = std::max(down(t0), r.toi);  // both are certified lower bounds of t*
@@ -446,7 +543,10 @@ struct Search {
       if (!proven && jump_every > 0 && depth % jump_every == 0 && depth > 0) {
         const Refined r = refine(down(t0), base_depth + depth, down(t0), Ask::jump, refine_budget);
         if (!r.settled) jump_every = 0;  // no simple root here: no more jumps for this query
-        if (r.settled && !r.hit) continue;
+        if (r.settled && !r.hit) {
+          grow(refine, refine_budget, down(t0), depth, sp);
+          continue;
+        }
         if (r.settled) {
           toi = std::max(down(t0), r.toi);
           certain = r.certain;
@@ -593,6 +693,15 @@ Refined stage(const cases::CcdQuery& q, Span span, int base_depth, int budget, i
   return {hit, hit ? s.toi : 1, hit && s.certain, hit && s.cut};
 }
 
+// f alone on [ta, tb] in double-double proves that f has no root there (certified, as every
+// exclusion test). One span evaluation; n holds f's coefficients afterwards.
+bool f_excluded_dd(const cases::CcdQuery& q, DD ta, DD tb, CcdFault fault, int& nodes, Node<DDTraits>& n) {
+  ++nodes;
+  int nq = 0;
+  root_node<DDTraits>(q, Span{ta, tb}, nq, n, fault, true);
+  return finite_node(n, 0) && no_root<DDTraits, 3>(n.f, n.ef);
+}
+
 // The double-double stage's first try on an interval [b, b + w] (a block around a surviving
 // leaf, or an unproven interval of the double search): when f has a simple root there (the
 // usual case: a contact, or a near miss, on an edge or vertex, or at t = 0 / t = 1),
@@ -613,12 +722,7 @@ bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdF
   const bool vf = q.kind == cases::CcdKind::vertex_face;
   S s{6, 0, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
   Node<DDTraits> n;
-  auto f_excluded = [&](DD ta, DD tb) {
-    ++nodes;
-    int nq = 0;
-    root_node<DDTraits>(q, Span{ta, tb}, nq, n, fault, true);
-    return finite_node(n, 0) && no_root<DDTraits, 3>(n.f, n.ef);
-  };
+  auto f_excluded = [&](DD ta, DD tb) { return f_excluded_dd(q, ta, tb, fault, nodes, n); };
   auto excluded = [&](DD ta, DD tb) {
     ++nodes;
     root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
@@ -647,8 +751,25 @@ bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdF
   }
   const double h = 8 * n.ef / std::abs(slope(x)) * w * round_up;  // time units
   if (!(h <= 0x1p-49 && h < w / 8)) return f_flat = true, false;
-  const DD r = two_sum(b, x * w);  // exact: x w is a double (w a power of 2)
+  DD r = two_sum(b, x * w);  // exact: x w is a double (w a power of 2)
   auto less = [](DD a, DD c) { return a.hi < c.hi || (a.hi == c.hi && a.lo < c.lo); };
+  {
+    // One Newton step in double-double (a guess still; the spans below certify): the double
+    // iterate is only within ~2^-53 w of the root, far more than h on a wide block (a jump
+    // of width 2^-12: 2^-65 against h ~ 2^-100), so the root missed the middle span unless
+    // it was a dyadic time. f's value at x from its double-double coefficients (de
+    // Casteljau) moves it to within about e_f / |f'(r)| = h / 8.
+    DD v[4] = {n.f[0], n.f[1], n.f[2], n.f[3]};
+    const DD xx{x, 0}, y = DD{1, 0} - xx;
+    for (int l = 3; l > 0; --l)
+      for (int k = 0; k < l; ++k) v[k] = y * v[k] + xx * v[k + 1];
+    const double dx = (v[0].hi + v[0].lo) / slope(x);  // block units
+    if (std::abs(dx) < 0x1p-20) {
+      r = r + DD{-dx * w, 0};  // dx w exact (w a power of 2)
+      if (less(r, lo)) r = lo;
+      if (less(hi, r)) r = hi;
+    }
+  }
   DD r0 = r - DD{h, 0}, r1 = r + DD{h, 0};
   if (less(r0, lo)) r0 = lo;
   if (less(DD{1, 0}, r1)) r1 = DD{1, 0};
@@ -784,6 +905,16 @@ bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, Ccd
     root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
     return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
   };
+  // A span that is not excluded is the answer's leaf when it is no wider than 2^-91, middle
+  // span or not: the resolution argument needs only its width (every condition within its
+  // double-double bound plus its variation over the span), and everything before it was
+  // excluded, so its left end is a lower bound of t* (two roots of different conditions
+  // closer than that: a vertex meeting a vertex in coplanar motion). Wider: give up.
+  auto narrow_leaf = [&](DD a, DD c) {
+    if (!((c - a).hi <= 0x1p-91)) return false;
+    out = {true, std::max(S::down(a), known), false, false};
+    return true;
+  };
   DD cur = lo;
   int spans = 0;
   for (int i = 0; i < nr; ++i) {
@@ -794,23 +925,36 @@ bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, Ccd
     if (spans + 2 > max_spans) return false;
     if (less(cur, r0)) {
       ++spans;
-      if (!excluded(cur, r0)) return false;
+      if (!excluded(cur, r0)) return narrow_leaf(cur, r0);
     }
     ++spans;
-    if (!excluded(r0, r1)) {
-      const DD width = r1 - r0;
-      if (!(width.hi <= 0x1p-91)) return false;
-      out = {true, std::max(S::down(r0), known), false, false};
-      return true;
-    }
+    if (!excluded(r0, r1)) return narrow_leaf(r0, r1);
     cur = r1;
   }
   if (less(cur, hi)) {
     if (spans + 1 > max_spans) return false;
-    if (!excluded(cur, hi)) return false;
+    if (!excluded(cur, hi)) return narrow_leaf(cur, hi);
   }
   out = {false, 1, false, false};
   return true;
+}
+
+// A contact at the left end `known` of an interval (everything before `known` excluded): the
+// span [known, known + 2^-92] is tested with every condition; when it is not excluded it is
+// the answer's leaf (toi = known, a lower bound of t*; width 2^-92 <= 2^-91, the resolution
+// of root-span and sweep leaves). Parallel or coplanar edges already touching at t = 0 (f
+// identically zero, no root to place spans at) otherwise take ~60 double-double bisection
+// levels. When the span is excluded nothing is concluded (the caller goes on as before).
+bool touch_at_known(const cases::CcdQuery& q, double known, double end, CcdFault fault, int& nodes) {
+  using S = Search<DDTraits>;
+  const bool vf = q.kind == cases::CcdKind::vertex_face;
+  S s{6, 0, vf ? 3 : 4, Boxes{&q, vf ? 1 : 2}, 0, 0, 0, 0};
+  Node<DDTraits> n;
+  const DD ta{known, 0}, tk = two_sum(known, 0x1p-92), te{end, 0};  // exact
+  const DD tb = tk.hi < te.hi || (tk.hi == te.hi && tk.lo <= te.lo) ? tk : te;
+  ++nodes;
+  root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+  return !(finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb)));
 }
 
 // Exact swept-box test (comparisons of doubles): disjoint boxes over [0, 1] => no contact.
@@ -852,7 +996,18 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   int dd_budget = ccd_max_nodes_dd;
   int jump_budget = ccd_max_nodes_jump;  // jumps never cut the search short: they stop
   bool sweep = true;  // sweep_spans until one fails
+  bool touch = true;  // touch_at_known until it fails
   auto refine = [&](double t0, int depth, double known, Ask ask, int& dd_budget) -> Refined {
+    if (ask == Ask::grow) {  // one f-only span evaluation from the jump budget
+      if (jump_budget < 1) return {false, 1, false, false, false};
+      int nodes = 0;
+      Node<DDTraits> n;
+      const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + std::ldexp(1.0, -depth), 0}, fault, nodes, n);
+      tr.nodes += nodes;
+      jump_budget -= nodes;
+      tr.grown = tr.grown || ex;
+      return {false, 1, false, false, ex};
+    }
     int& budget = ask == Ask::jump ? jump_budget : dd_budget;
     if (budget < 4) {  // root_spans evaluates up to 4 spans
       if (ask == Ask::jump) return {false, 1, false, false, false};
@@ -869,6 +1024,18 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       if (settled) {
         tr.root_spans = true;
         return r;
+      }
+    }
+    if (f_flat && touch && budget >= 1 && ask != Ask::pending) {
+      // Once per query (a span that is excluded says nothing about the next one's start).
+      touch = false;
+      int nodes = 0;
+      const bool hit = touch_at_known(q, known, t0 + std::ldexp(1.0, -depth), fault, nodes);
+      tr.nodes += nodes;
+      budget -= nodes;
+      if (hit) {
+        tr.touch = true;
+        return {true, known, false, false};
       }
     }
     if (ask == Ask::jump) return {false, 1, false, false, false};

@@ -47,6 +47,19 @@
 // sweep that fails the query bisects. The same spans are tried once per depth
 // 12, 24, 36 of stage 1 on an interval it can neither exclude nor prove (a "jump"; at most
 // ccd_max_nodes_jump span evaluations per query, and none after the first that fails).
+// Root spans place r with one more Newton step in double-double (the double iterate is only
+// within 2^-53 of the interval's width, far more than h on a jump's 2^-12). When an interval
+// is excluded (a jump or a leaf's block), its aligned ancestors 4, 8, ... levels up are tried
+// by f alone in double-double (one f-only span evaluation each, from the jump budget) and
+// dropped while f excludes them, and so is each next interval the double search pops while
+// that succeeds (a long near contact: coplanar motion, f within the double bound only); the
+// ancestor that stops the growth (at depth >= 12) is refined at once, as the next leaf's
+// block would be, without a second descent to depth 48. Where f has no usable root (parallel
+// or coplanar edges), the span [known, known + 2^-92] at the start of a leaf or jump interval
+// (everything before it excluded) is tested once per query with every condition: not
+// excluded, it is the answer's leaf (contacts at t = 0). A sweep span that is not excluded is
+// the answer's leaf when no wider than 2^-91, middle span or not. In stage 2 a proven
+// interval of width 2^-48 is a leaf (as in stage 1) instead of bisecting f on to 2^-100.
 // Stage 2 settles near misses a double cannot separate from a touch, and reports a hit when
 // it cannot exclude everything. Coefficients on a sub-interval [ta, tb] are computed
 // directly from the positions there (below), not by subdividing [0, 1].
@@ -135,6 +148,8 @@ struct CcdTrace {
   bool budget_exhausted = false;  // some stage stopped on its node budget
   bool root_spans = false;        // an interval was settled by the spans around f's root
   bool sweep = false;             // a block was settled by the sweep over other conditions' roots
+  bool touch = false;             // the answer is a contact at the start of an interval (touch_at_known)
+  bool grown = false;             // an excluded block was widened by f alone (Ask::grow)
 };
 cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 

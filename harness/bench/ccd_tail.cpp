@@ -3,8 +3,9 @@
 // kind). Each iteration times every query of the set once; a query's time is its fastest of
 // the iterations (robust to preemption on a loaded machine); the counters are the mean, p50,
 // p99 and slowest of those in microseconds, and how many queries of the set ran the
-// double-double stage, had an interval settled by its root spans or a block by the sweep, or
-// stopped on a node budget (from fast::CcdTrace).
+// double-double stage, had an interval settled by its root spans or a block by the sweep, were
+// answered by a first span at an interval's start (touch) or had an excluded block widened
+// by f alone (grown), or stopped on a node budget (from fast::CcdTrace).
 #include "cases/ccd.hpp"
 #include "fast/ccd.hpp"
 #include "harness/pairs/ccd.hpp"
@@ -45,13 +46,15 @@ std::vector<CcdQuery> public_set(CcdKind kind) {
 void run(benchmark::State& st, const std::vector<CcdQuery>& set) {
   std::vector<double> us;
   us.reserve(set.size());
-  double dd = 0, spans = 0, sweeps = 0, budget = 0;
+  double dd = 0, spans = 0, sweeps = 0, touch = 0, grown = 0, budget = 0;
   for (const auto& q : set) {  // the search's trace, once (deterministic)
     contactbench::fast::CcdTrace tr;
     contactbench::fast::ccd(q, &tr);
     dd += tr.second_stage;
     spans += tr.root_spans;
     sweeps += tr.sweep;
+    touch += tr.touch;
+    grown += tr.grown;
     budget += tr.budget_exhausted;
   }
   std::vector<double> all(set.size(), INFINITY);
@@ -75,6 +78,8 @@ void run(benchmark::State& st, const std::vector<CcdQuery>& set) {
   st.counters["dd_stage"] = dd;
   st.counters["root_spans"] = spans;
   st.counters["sweeps"] = sweeps;
+  st.counters["touch"] = touch;
+  st.counters["grown"] = grown;
   st.counters["budget_hit"] = budget;
   st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations() * set.size()));
 }

@@ -649,6 +649,75 @@ BOOST_AUTO_TEST_CASE(coplanar_contacts_are_settled_by_the_sweep) {
   for (const auto& c : cases) expect_settled(c, &contactbench::fast::CcdTrace::sweep);
 }
 
+// Contacts at the very start of the step with f identically zero (parallel or coplanar
+// edges: no root for root_spans, none for the sweep to place either) used to be bisected in
+// double-double down to 2^-100 from t = 0; the span [0, 2^-92] is now tested with every
+// condition and, not excluded, is the answer's leaf (fast::CcdTrace::touch). Expected answers
+// by hand, in exact arithmetic; t* = 0, so toi must be exactly 0.
+// Parallel: a from (0,0,0) to (2,0,0), static; b from (1,0,0) to (3,0,0) at t = 0 (collinear,
+// overlapping on x in [1, 2]), moving to y = 1: parallel at distance t, touching only at t = 0.
+// Coplanar: a from (-1,0,0) to (1,0,0), static; b from (0,-1,0) to (0,1,0) at t = 0 (crossing
+// a at the origin), moving to x = 5 in the plane z = 0: crossing a while 5t <= 1, t* = 0.
+BOOST_AUTO_TEST_CASE(edges_touching_at_t0_are_settled_by_the_first_span) {
+  auto ee = [](Vec3 b0, Vec3 b1, Vec3 v) {
+    CcdQuery q;
+    q.kind = CcdKind::edge_edge;
+    const Vec3 a0 = b0.x() == 1 ? Vec3(0, 0, 0) : Vec3(-1, 0, 0), a1 = b0.x() == 1 ? Vec3(2, 0, 0) : Vec3(1, 0, 0);
+    q.x = {a0, a1, b0, b1, a0, a1, b0 + v, b1 + v};
+    return q;
+  };
+  const SettledCase cases[] = {
+      {"parallel_overlapping_at_t0", ee(Vec3(1, 0, 0), Vec3(3, 0, 0), Vec3(0, 1, 0)), true, 0},
+      {"coplanar_crossing_at_t0", ee(Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(5, 0, 0)), true, 0}};
+  for (const auto& c : cases) {
+    expect_settled(c, &contactbench::fast::CcdTrace::touch);
+    contactbench::fast::CcdTrace tr;
+    BOOST_TEST(contactbench::fast::ccd(c.q, &tr).toi == 0.0);
+    BOOST_TEST(tr.nodes <= 40);  // was 110: 48 double levels, ~60 double-double ones
+  }
+}
+
+// A contact no sub-interval can prove (a point crossing the edge line y = 0 of the triangle
+// (0,0,0), (1,0,0), (0,1,0): g_ab = 0 for all t) at the non-dyadic time t* = 1/3 (p = (1/2,
+// 0, 1 - 3t)). Placing f's root by Newton in double leaves it 2^-53 of the interval away,
+// far more than the middle span's half-width h on an interval of width 2^-12; the Newton step
+// in double-double brings it within h / 8, so the first jump (depth 12) settles it with root
+// spans: 2 x 12 double sub-intervals down to it, its spans, none of the ~100 levels of
+// double-double bisection (was 78 sub-intervals). toi <= 1/3 is toi <= 1.0 / 3 (the double
+// just below 1/3).
+BOOST_AUTO_TEST_CASE(edge_crossing_at_one_third_is_settled_by_root_spans) {
+  CcdQuery q;
+  q.kind = CcdKind::vertex_face;
+  const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
+  q.x = {Vec3(0.5, 0, 1), a, b, c, Vec3(0.5, 0, -2), a, b, c};
+  expect_settled({"point_on_edge_at_one_third", q, true, 1.0 / 3}, &contactbench::fast::CcdTrace::root_spans);
+  contactbench::fast::CcdTrace tr;
+  contactbench::fast::ccd(q, &tr);
+  BOOST_TEST(tr.nodes <= 40);
+}
+
+// A long near contact that only double-double separates: edge a from (-1,0,1) to (1,0,-1),
+// static, in the plane x + z = 0; edge b from (x,-1,d-x) to (x,1,d-x), x = t - 1/2, in the
+// plane x + z = d, d = 2^-50 (every coordinate exact): over a in projection for all t, never
+// touching (the planes are d / sqrt 2 apart). m = da x db = (4,0,4), f = m . w = 4d = 2^-48
+// for all t, below the double search's bound (~2^-49 of f's magnitude tree, about 12 here),
+// far above the double-double one; the swept boxes overlap. Every depth-12 interval used to
+// cost a jump and a descent (421 sub-intervals); now the first one f excludes in double-double
+// is widened by f alone to all of [0, 1] (fast::CcdTrace::grown): one descent to depth 12 and
+// a few f-only spans.
+BOOST_AUTO_TEST_CASE(long_near_contact_is_excluded_by_growing_blocks) {
+  CcdQuery q;
+  q.kind = CcdKind::edge_edge;
+  const double d = 0x1p-50;
+  const Vec3 a0(-1, 0, 1), a1(1, 0, -1);
+  q.x = {a0, a1, Vec3(-0.5, -1, 0.5 + d), Vec3(-0.5, 1, 0.5 + d),
+         a0, a1, Vec3(0.5, -1, -0.5 + d), Vec3(0.5, 1, -0.5 + d)};
+  expect_settled({"edges_2^-50_apart", q, false, 0}, &contactbench::fast::CcdTrace::grown);
+  contactbench::fast::CcdTrace tr;
+  contactbench::fast::ccd(q, &tr);
+  BOOST_TEST(tr.nodes <= 40);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(input)
