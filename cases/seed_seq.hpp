@@ -18,39 +18,6 @@
 
 namespace contactbench::cases {
 
-struct FourWordSeedSeq {
-  using result_type = std::uint32_t;
-  std::array<std::uint32_t, 4> v;
-
-  template <class It>
-  void generate(It begin, It end) const {
-    if (end - begin != 624) {
-      std::seed_seq(v.begin(), v.end()).generate(begin, end);
-      return;
-    }
-    constexpr std::size_t n = 624, t = 11, p = (n - t) / 2, q = p + t, s = 4, m = n;  // m = max(s + 1, n)
-    std::array<std::uint32_t, n> b;
-    b.fill(0x8b8b8b8bu);
-    auto T = [](std::uint32_t x) { return x ^ (x >> 27); };
-    for (std::size_t k = 0; k < m; ++k) {
-      const std::uint32_t r1 = 1664525u * T(b[k % n] ^ b[(k + p) % n] ^ b[(k + n - 1) % n]);
-      const std::uint32_t r2 =
-          r1 + (k == 0 ? std::uint32_t{s} : static_cast<std::uint32_t>(k % n) + (k <= s ? v[k - 1] : 0u));
-      b[(k + p) % n] += r1;
-      b[(k + q) % n] += r2;
-      b[k % n] = r2;
-    }
-    for (std::size_t k = m; k < m + n; ++k) {
-      const std::uint32_t r3 = 1566083941u * T(b[k % n] + b[(k + p) % n] + b[(k + n - 1) % n]);
-      const std::uint32_t r4 = r3 - static_cast<std::uint32_t>(k % n);
-      b[(k + p) % n] ^= r3;
-      b[(k + q) % n] ^= r4;
-      b[k % n] = r4;
-    }
-    std::copy(b.begin(), b.end(), begin);
-  }
-};
-
 // The 624 words std::seed_seq(v[j]) generates for each of L word sets, the L chains
 // interleaved step by step.
 template <std::size_t L>
@@ -81,6 +48,22 @@ void seed_words_interleaved(const std::array<std::array<std::uint32_t, 4>, L>& v
     }
   }
 }
+
+struct FourWordSeedSeq {
+  using result_type = std::uint32_t;
+  std::array<std::uint32_t, 4> v;
+
+  template <class It>
+  void generate(It begin, It end) const {
+    if (end - begin != 624) {
+      std::seed_seq(v.begin(), v.end()).generate(begin, end);
+      return;
+    }
+    std::array<std::array<std::uint32_t, 624>, 1> b;
+    seed_words_interleaved<1>({v}, b);
+    std::copy(b[0].begin(), b[0].end(), begin);
+  }
+};
 
 // query_rng(seed, family, generators[j], indices[j]) into out[j] for j < count (reseeded in
 // place), query_rng_lanes chains at a time.
