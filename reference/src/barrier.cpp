@@ -75,13 +75,13 @@ bool barrier_filtered(const cases::BarrierQuery& q, cases::BarrierResult& r) {
   if (dd::scale2(d, -c) != q.d || dd::scale2(area, -a) != q.area || dd::scale2(kappa, -b) != q.kappa)
     return false;  // a scaling fell into the subnormal range
   // With L = |ln s| = -ln(d/d̂): b = P·L, b' = -(K·L + R), b'' = K (d + d̂)/d² (see barrier()).
-  const Bounded Ak = Bounded(area) * Bounded(kappa);
+  const Bounded Ak = dd::mul_exact(area, kappa);
   const Bounded K(Ak.hi / 2, Ak.lo / 2, Ak.err / 2);  // exact: A, κ in [1, 2)
   const Bounded gap = Bounded(dhat) - Bounded(d);  // exact
   const Bounded L = -log_ratio(d, dhat);
   const Bounded P = K * gap;
   const Bounded R = P / Bounded(d);
-  const Bounded H = K * (Bounded(d) + Bounded(dhat)) / (Bounded(d) * Bounded(d));
+  const Bounded H = K * (Bounded(d) + Bounded(dhat)) / dd::mul_exact(d, d);
   r.value = unscaled(P * L, a + b + c);
   r.gradient = -unscaled(K * L + R, a + b);
   r.hessian = unscaled(H, a + b - c);
