@@ -17,12 +17,21 @@
 #pragma once
 #include "cases/barrier.hpp"
 
+#include <optional>
+
 namespace contactbench::reference {
 
 // Filtered: value, gradient and Hessian are first evaluated in double-double with a running
 // error bound (ln s included) and kept when each enclosure rounds to one double; otherwise
-// the MPFR/GMP path below answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
+// the MPFR/GMP path below answers. Two such stages: ln s to ≈ 2^-65 (dd::log_ratio_short),
+// then to ≈ 2^-100 (dd::log_ratio). Bit-identical to the exact path
+// (harness/tests/filtered_reference.cpp, barrier_first_stage_reference.cpp).
 cases::BarrierResult barrier(const cases::BarrierQuery& q);
+
+// The first filtered stage alone (ln s by dd::log_ratio_short, ≈ 2^-65 relative): the
+// answer when it certifies all three terms (or the query is inactive), nullopt when it defers
+// to the double-double stage with the long log. For tests.
+std::optional<cases::BarrierResult> barrier_first_stage(const cases::BarrierQuery& q);
 
 // The exact path alone (GMP rationals, MPFR Ziv loop for ln s): for tests.
 cases::BarrierResult barrier_exact(const cases::BarrierQuery& q);

@@ -3,7 +3,9 @@
 #include "reference/src/cgal.hpp"
 #include "reference/src/double_double.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -51,28 +53,35 @@ double unscaled(const Bounded& x, int k) {
   return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
 }
 
+// The binary exponent of a positive finite double: from its bits when normal (no libm call).
+int exponent(double x) {
+  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
+  return e != 0 ? e - 1023 : std::ilogb(x);
+}
+
 // The filtered stage for an active query (0 < d < d̂): the same three terms in double-double
 // with a running bound, each kept when its enclosure rounds to one double; false sends the
-// query to the exact path. ln s is transcendental (the exact path's MPFR Ziv loop); here
-// dd::log_ratio evaluates it in double-double with a proven bound, and the result is kept
-// under the same rule. A and κ are scaled by powers of two into [1, 2) and d, d̂ by one
+// query to the next stage. ln s is transcendental (the exact path's MPFR Ziv loop); here
+// `log_ratio` (dd::log_ratio_short, then dd::log_ratio) encloses it with a proven bound,
+// and the result is kept under the same rule. A and κ are scaled by powers of two into [1, 2) and d, d̂ by one
 // common power (d̂ into [1, 2)); value, gradient and Hessian scale by known powers of two.
+template <Bounded (*log_ratio)(double, double)>
 bool barrier_filtered(const cases::BarrierQuery& q, cases::BarrierResult& r) {
   if (!(std::isfinite(q.dhat) && std::isfinite(q.kappa) && std::isfinite(q.area) && q.kappa > 0 && q.area > 0))
     return false;
-  const int a = -std::ilogb(q.area), b = -std::ilogb(q.kappa), c = -std::ilogb(q.dhat);
+  const int a = -exponent(q.area), b = -exponent(q.kappa), c = -exponent(q.dhat);
   const double area = dd::scale2(q.area, a), kappa = dd::scale2(q.kappa, b);
   const double d = dd::scale2(q.d, c), dhat = dd::scale2(q.dhat, c);
   if (dd::scale2(d, -c) != q.d || dd::scale2(area, -a) != q.area || dd::scale2(kappa, -b) != q.kappa)
     return false;  // a scaling fell into the subnormal range
   // With L = |ln s| = -ln(d/d̂): b = P·L, b' = -(K·L + R), b'' = K (d + d̂)/d² (see barrier()).
-  const Bounded Ak = Bounded(area) * Bounded(kappa);
+  const Bounded Ak = dd::mul_exact(area, kappa);
   const Bounded K(Ak.hi / 2, Ak.lo / 2, Ak.err / 2);  // exact: A, κ in [1, 2)
   const Bounded gap = Bounded(dhat) - Bounded(d);  // exact
-  const Bounded L = -dd::log_ratio(d, dhat);
+  const Bounded L = -log_ratio(d, dhat);
   const Bounded P = K * gap;
   const Bounded R = P / Bounded(d);
-  const Bounded H = K * (Bounded(d) + Bounded(dhat)) / (Bounded(d) * Bounded(d));
+  const Bounded H = K * (Bounded(d) + Bounded(dhat)) / dd::mul_exact(d, d);
   r.value = unscaled(P * L, a + b + c);
   r.gradient = -unscaled(K * L + R, a + b);
   r.hessian = unscaled(H, a + b - c);
@@ -86,8 +95,20 @@ cases::BarrierResult barrier(const cases::BarrierQuery& q) {
   cases::BarrierResult r;
   r.active = q.d < q.dhat;  // exact comparison of the double inputs
   if (!r.active) return r;
-  if (barrier_filtered(q, r)) return r;
+  // Two filtered stages: ln s to ≈ 2^-65 (dd::log_ratio_short), then to ≈ 2^-100
+  // (dd::log_ratio) for the few the first cannot round; the exact path behind both.
+  if (barrier_filtered<dd::log_ratio_short>(q, r)) return r;
+  if (barrier_filtered<dd::log_ratio>(q, r)) return r;
   return barrier_exact(q);
+}
+
+std::optional<cases::BarrierResult> barrier_first_stage(const cases::BarrierQuery& q) {
+  if (!(q.d > 0)) throw std::domain_error("barrier: distance to the ground must be > 0");
+  cases::BarrierResult r;
+  r.active = q.d < q.dhat;
+  if (!r.active) return r;
+  if (barrier_filtered<dd::log_ratio_short>(q, r)) return r;
+  return std::nullopt;
 }
 
 cases::BarrierResult barrier_exact(const cases::BarrierQuery& q) {

@@ -299,3 +299,62 @@ inline Bounded log_ratio(double x, double y) {
 }
 
 }  // namespace contactbench::reference::dd
+
+namespace contactbench::reference::dd {
+
+// ln(x/y) as log_ratio (same reduction: x/y = 2^k·m, c = j/64 the step nearest m,
+// u = (x·2^-k − c·y)/(x·2^-k + c·y) in double-double, ln 2 and ln c from tables), but only
+// the series' first term 2u in double-double: the rest, C(u) = 2atanh(u) − 2u =
+// Σ_{i≥1} 2u^(2i+1)/(2i+1), is at most u²/3·1.0001 of |2u| (|u| < 2^-7), so plain double
+// evaluates it to ≈ 2^-50·2^-15 of |2u|: the enclosure is ≈ 2^-65 relative instead of
+// 2^-100 (a fallback rate of about 2^-11 at worst, at a third of the cost). Its bound, with
+// a = u.hi, eu = |u.lo| + u.err ≥ |u − a| and ū = |a| + eu < 2^-7:
+//   truncation after the u⁹ term, at a: 2|a|^11/(11(1 − a²)) < |a|^11/5;
+//   a for u: |C(u) − C(a)| ≤ max|C'|·eu = 2ū²/(1 − ū²)·eu < 2.001ū²·eu;
+//   the double evaluation c = a·t·q, t = fl(a²), q = 2/3 + t(2/5 + t(2/7 + t·2/9)):
+//   q's coefficients and sum cost ≤ 2.01 ulp-units u = 2^-53 (the inner terms are below
+//   t·0.41 ≤ 2^-15 of q, so theirs count 2^-15 as much), a·t and ·q three roundings more,
+//   ≤ 6.01u·|c| in all; taken as 2^-50|c| (8u);
+//   plus T for an underflowing a³ (|u| ≥ 2^-108 unless u = 0, so never in practice).
+// Each term is computed rounded to nearest; the sum times (1 + 2^-40) covers those
+// roundings (fewer than 20 of 2^-53 each). The tables are log_ratio's own enclosures at
+// points where its u is exactly 0: ln 2 = log_ratio(2, 1), ln(j/64) = log_ratio(j, 64)
+// (ln(96/64) as ln 2 + ln(48/64): its m = 1.5 reduces to 0.75).
+inline Bounded log_ratio_short(double x, double y) {
+  struct Tables {
+    Bounded ln2;
+    std::array<Bounded, 97> ln_c;
+    Tables() : ln2(log_ratio(2, 1)) {
+      for (int j = 48; j <= 96; ++j) ln_c[j] = log_ratio(j, 64);
+    }
+  };
+  static const Tables t;
+  const double r0 = x / y;
+  if (!(r0 >= 0x1p-1000 && r0 <= 0x1p1000) || !std::isfinite(x) || !std::isfinite(y) ||
+      !(std::abs(y) >= 0x1p-900))
+    return {0, 0, inf};
+  // r0 is normal: its exponent and mantissa from its bits (no libm calls).
+  const auto bits = std::bit_cast<std::uint64_t>(r0);
+  int k = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  double m = std::bit_cast<double>((bits & 0x800fffffffffffffULL) | 0x3ff0000000000000ULL);  // [1, 2)
+  if (m >= 1.5) ++k, m /= 2;
+  const int j = static_cast<int>(m * 64 + 0.5);  // any j in [48, 96] is valid: |u| is checked
+  const double xs = scale2(x, -k);
+  if (!(std::abs(xs) >= 0x1p-900)) return {0, 0, inf};  // x·2^-k exact only when normal
+  double p, e;
+  two_prod(static_cast<double>(j), y, p, e);
+  const Bounded cy(p / 64, e / 64, 0);  // exact: j·y/64 (y ≥ 2^-900: no underflow)
+  const Bounded u = (Bounded(xs) - cy) / (Bounded(xs) + cy);
+  const double a = u.hi, eu = std::abs(u.lo) + u.err, ubar = (std::abs(a) + eu) * (1 + 0x1p-50);
+  if (!(ubar < 0x1p-7)) return {0, 0, inf};
+  const double tt = a * a;
+  const double q = 2.0 / 3 + tt * (2.0 / 5 + tt * (2.0 / 7 + tt * (2.0 / 9)));
+  const double c = a * tt * q;
+  const double a11 = std::abs(a) * (tt * tt) * (tt * tt) * tt * (1 + 0x1p-48);
+  const double ec = (0x1p-50 * std::abs(c) + 2.001 * ubar * ubar * eu + a11 / 5 + T) * (1 + 0x1p-40);
+  const Bounded lu = Bounded(2 * u.hi, 2 * u.lo, 2 * u.err) + Bounded(c, 0, ec);  // 2u exact
+  const Bounded lc = k == 0 ? t.ln_c[j] : Bounded(k) * t.ln2 + t.ln_c[j];
+  return lc + lu;
+}
+
+}  // namespace contactbench::reference::dd
