@@ -274,6 +274,25 @@ bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
   return CGAL::certainly(c[0] == 0) && CGAL::certainly(c[1] == 0) && CGAL::certainly(c[2] == 0);
 }
 
+// A closest-point coordinate that is exactly 0 (axis-aligned and grid queries): its
+// enclosure straddles 0, so `unscaled` cannot round it, while the exact path gives +0 (a zero
+// numerator). Certified by intervals that are exactly [0, 0] on the numerator of the exact
+// path's quotient: face p_i·|n|² − h·n_i, edge j v_i·|e_j|² + dn·e_i.
+bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
+  exact::ProtectRounding guard;
+  std::array<V3<Interval>, 4> v;
+  for (int k = 0; k < 4; ++k) v[k] = V3<Interval>::of(src[k]);
+  const V3<Interval> n = cross(v[2] - v[1], v[3] - v[1]);
+  const Interval num = v[0][i] * dot(n, n) - dot(n, v[0] - v[1]) * n[i];
+  return CGAL::certainly(num == 0);
+}
+bool edge_coordinate_zero(const std::array<cases::Vec3, 4>& src, int j, int i) {
+  exact::ProtectRounding guard;
+  const V3<Interval> a = V3<Interval>::of(src[1 + j]), e = V3<Interval>::of(src[1 + (j + 1) % 3]) - a;
+  const Interval num = a[i] * dot(e, e) + dot(V3<Interval>::of(src[0]) - a, e) * e[i];
+  return CGAL::certainly(num == 0);
+}
+
 // The plain-double stage in front of the interval filter: the nine decision values in
 // double with a semi-static bound on their rounding error (the stage decides a sign when
 // |value| > bound), on the scaled query (largest coordinate in [1, 2)). With u = 2^-53 and
@@ -528,7 +547,9 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     } else {
       const Bounded t = dn / e2(j);
       for (int i = 0; i < 3; ++i)
-        if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k))) return std::nullopt;
+        if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k)) &&
+            !(edge_coordinate_zero(qs, j, i) && (r.point[i] = 0, true)))
+          return std::nullopt;
       d2 = dot(c, c) / e2(j);
     }
   } else {  // open face: p minus its offset along n
@@ -547,7 +568,9 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     } else {
       const Bounded t = h / n2;
       for (int i = 0; i < 3; ++i)
-        if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k))) return std::nullopt;
+        if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k)) &&
+            !(face_coordinate_zero(qs, i) && (r.point[i] = 0, true)))
+          return std::nullopt;
       d2 = h * t;
     }
   }
