@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 
@@ -224,6 +226,13 @@ Bounded enclosed_max(const Bounded& a, const Bounded& b) {
   return m;
 }
 
+// floor(log2 |x|) of a finite nonzero x: from the exponent bits (std::ilogb is a libm call;
+// this runs for every output), std::ilogb for subnormals.
+int binary_exponent(double x) {
+  const int field = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
+  return field != 0 ? field - 1023 : std::ilogb(x);
+}
+
 // The nearest double (ties to even, IEEE: overflow to ±inf, gradual underflow to
 // subnormals and ±0) to x·2^-k, x an enclosure on the scaled query, when every value of the
 // enclosure [v − 2err, v + 2err] (v = hi + lo) rounds to that one double; NaN otherwise.
@@ -241,7 +250,7 @@ Bounded enclosed_max(const Bounded& a, const Bounded& b) {
 double unscaled(const Bounded& x, int k) {
   if (dd::exact_zero(x)) return 0;
   if (!std::isfinite(x.hi) || !std::isfinite(x.err) || x.hi == 0) return std::nan("");
-  if (std::ilogb(x.hi) - k >= -1020) {
+  if (binary_exponent(x.hi) - k >= -1020) {
     const double y = dd::scale2(dd::certain_double(x), -k);
     return std::isnan(y) || std::abs(y) >= 0x1p-1022 ? y : std::nan("");
   }
