@@ -3,6 +3,7 @@
 #pragma once
 #include "cases/closest_feature.hpp"
 
+#include <cstdint>
 #include <optional>
 
 namespace contactbench::reference {
@@ -19,6 +20,13 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
 
 // The exact path alone (integers and MPFR for every construction): for tests.
 cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQuery& q);
+
+// How many closest_feature calls on this thread the filtered stage answered and how many
+// went on to the exact path: for tests (a query built to need the exact path must reach it).
+struct ClosestFeatureFilterStats {
+  std::uint64_t filtered = 0, exact = 0;
+};
+ClosestFeatureFilterStats& closest_feature_filter_stats();
 
 // The plain-double stage alone: the region when its bounds decide every sign the region
 // needs (never at an exact zero), nullopt when it defers to the interval filter: for tests.

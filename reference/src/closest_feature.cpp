@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 
@@ -190,21 +192,21 @@ namespace {
 
 using dd::Bounded;
 
-// The query times 2^k, its largest coordinate in [1, 2), when that scaling is exact (it is
-// unless coordinates fall into the subnormal range). Signs and the roundings of the
-// constructions commute with it; it keeps the double-double stage away from under- and
-// overflow for queries at 1e-300 or 1e300 too.
+// The query times 2^k, its largest coordinate in [1, 2), when that scaling is exact: it is
+// unless a coordinate lands in the subnormal range (a query spanning more than ~2^1000).
+// Signs and the roundings of the constructions commute with it (the roundings through
+// `unscaled`); it keeps the double-double stage away from under- and overflow for queries
+// at 1e-300, 1e300 and in the subnormal range too (k up to 1074: a subnormal coordinate
+// times 2^k is exact, ldexp then takes two steps).
 std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::ClosestFeatureQuery& q) {
   std::array<cases::Vec3, 4> v = {q.p, q.a, q.b, q.c};
   double largest = 0;
   for (const auto& x : v) largest = std::max(largest, x.cwiseAbs().maxCoeff());
   if (!(largest > 0) || !std::isfinite(largest)) return std::nullopt;
-  const int k = -std::ilogb(largest);
-  if (k < -1000 || k > 1000) return std::nullopt;  // 2^k a normal double (else: exact path)
-  const double f = dd::scale2(1.0, k);
+  const int k = -std::ilogb(largest);  // in [-1023, 1074]
   for (auto& x : v)
     for (int i = 0; i < 3; ++i) {
-      const double y = x[i] * f;  // exact unless it lands in the subnormal range (or at 0)
+      const double y = dd::scale2(x[i], k);  // exact unless it lands in the subnormal range
       if (std::abs(y) < 0x1p-1022 && x[i] != 0) return std::nullopt;
       x[i] = y;
     }
@@ -224,13 +226,44 @@ Bounded enclosed_max(const Bounded& a, const Bounded& b) {
   return m;
 }
 
-// The nearest double to x·2^-k when x is certified and the result a normal double (the
-// exact path's rounding then gives the same: scaling by 2^-k commutes with rounding there);
-// +0 for an exact zero; NaN otherwise.
+// floor(log2 |x|) of a finite nonzero x: from the exponent bits (std::ilogb is a libm call;
+// this runs for every output), std::ilogb for subnormals.
+int binary_exponent(double x) {
+  const int field = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
+  return field != 0 ? field - 1023 : std::ilogb(x);
+}
+
+// The nearest double (ties to even, IEEE: overflow to ±inf, gradual underflow to
+// subnormals and ±0) to x·2^-k, x an enclosure on the scaled query, when every value of the
+// enclosure [v − 2err, v + 2err] (v = hi + lo) rounds to that one double; NaN otherwise.
+// +0 for an exact zero (the exact path's 0 for a zero numerator). Three ranges of the
+// result's exponent E = ilogb(hi) − k:
+// - E ≥ −1020: a 53-bit rounding (dd::certain_double) times 2^-k is exact, or ±inf exactly
+//   when the exact value is ≥ 2^1024(1 − 2^-54) (53-bit rounding with unbounded exponent
+//   reaches 2^1024 just then);
+// - below: the result is a multiple of 2^-1074 (uniform up to 2^-1021, subnormals
+//   included), so the rounding is to the nearest integer of x·2^(1074−k): certified when
+//   the enclosure stays within 1/2 of it; a result 0 takes the sign of the exact value,
+//   which must then be certain. The scaling by 2^(1074−k) is exact unless it underflows
+//   (when k > 1074 + 1022 + ilogb: then it loses < 2^-1074 per part, which the absolute slack
+//   2^-1000 covers).
 double unscaled(const Bounded& x, int k) {
   if (dd::exact_zero(x)) return 0;
-  const double y = dd::scale2(dd::certain_double(x), -k);
-  return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
+  if (!std::isfinite(x.hi) || !std::isfinite(x.err) || x.hi == 0) return std::nan("");
+  if (binary_exponent(x.hi) - k >= -1020) {
+    const double y = dd::scale2(dd::certain_double(x), -k);
+    return std::isnan(y) || std::abs(y) >= 0x1p-1022 ? y : std::nan("");
+  }
+  const int s = 1074 - k;
+  const double m = dd::scale2(x.hi, s), l = dd::scale2(x.lo, s), e = dd::scale2(x.err, s);
+  const double r = std::nearbyint(m);  // |m| < 2^54: the integer nearest hi, ties to even
+  const double off = std::abs((m - r) + l) + 2 * e + 0x1p-1000;  // m − r exact (|m − r| ≤ 1/2)
+  if (!(off < 0.5 * (1 - 0x1p-20))) return std::nan("");
+  if (r != 0) return dd::scale2(r, -1074);
+  // Rounds to zero: the sign of the exact value, certain when the enclosure excludes 0
+  // (|lo| ≤ ulp(hi)/2: |hi + lo| ≥ |hi|(1 − 2^-53); checked on the scaled parts, which do
+  // not underflow.)
+  return std::abs(x.hi) * (1 - 0x1p-50) > 2 * x.err ? std::copysign(0.0, x.hi) : std::nan("");
 }
 
 // Exact zeros the double-double bounds cannot see (they never shrink to 0 after a product):
@@ -248,6 +281,25 @@ bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
   const V3<Interval> a = V3<Interval>::of(src[1 + j]), b = V3<Interval>::of(src[1 + (j + 1) % 3]);
   const V3<Interval> c = cross(V3<Interval>::of(src[0]) - a, b - a);
   return CGAL::certainly(c[0] == 0) && CGAL::certainly(c[1] == 0) && CGAL::certainly(c[2] == 0);
+}
+
+// A closest-point coordinate that is exactly 0 (axis-aligned and grid queries): its
+// enclosure straddles 0, so `unscaled` cannot round it, while the exact path gives +0 (a zero
+// numerator). Certified by intervals that are exactly [0, 0] on the numerator of the exact
+// path's quotient: face p_i·|n|² − h·n_i, edge j v_i·|e_j|² + dn·e_i.
+bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
+  exact::ProtectRounding guard;
+  std::array<V3<Interval>, 4> v;
+  for (int k = 0; k < 4; ++k) v[k] = V3<Interval>::of(src[k]);
+  const V3<Interval> n = cross(v[2] - v[1], v[3] - v[1]);
+  const Interval num = v[0][i] * dot(n, n) - dot(n, v[0] - v[1]) * n[i];
+  return CGAL::certainly(num == 0);
+}
+bool edge_coordinate_zero(const std::array<cases::Vec3, 4>& src, int j, int i) {
+  exact::ProtectRounding guard;
+  const V3<Interval> a = V3<Interval>::of(src[1 + j]), e = V3<Interval>::of(src[1 + (j + 1) % 3]) - a;
+  const Interval num = a[i] * dot(e, e) + dot(V3<Interval>::of(src[0]) - a, e) * e[i];
+  return CGAL::certainly(num == 0);
 }
 
 // The plain-double stage in front of the interval filter: the nine decision values in
@@ -504,7 +556,9 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     } else {
       const Bounded t = dn / e2(j);
       for (int i = 0; i < 3; ++i)
-        if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k))) return std::nullopt;
+        if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k)) &&
+            !(edge_coordinate_zero(qs, j, i) && (r.point[i] = 0, true)))
+          return std::nullopt;
       d2 = dot(c, c) / e2(j);
     }
   } else {  // open face: p minus its offset along n
@@ -523,7 +577,9 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     } else {
       const Bounded t = h / n2;
       for (int i = 0; i < 3; ++i)
-        if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k))) return std::nullopt;
+        if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k)) &&
+            !(face_coordinate_zero(qs, i) && (r.point[i] = 0, true)))
+          return std::nullopt;
       d2 = h * t;
     }
   }
@@ -539,8 +595,18 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
 
 }  // namespace
 
+ClosestFeatureFilterStats& closest_feature_filter_stats() {
+  thread_local ClosestFeatureFilterStats stats;
+  return stats;
+}
+
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
-  if (auto r = closest_feature_filtered(q)) return *r;
+  auto& stats = closest_feature_filter_stats();
+  if (auto r = closest_feature_filtered(q)) {
+    ++stats.filtered;
+    return *r;
+  }
+  ++stats.exact;
   return closest_feature_exact(q);
 }
 

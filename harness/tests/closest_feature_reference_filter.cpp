@@ -1,0 +1,186 @@
+// Suite `closest_feature_reference_filter`: the filtered stage of the closest-feature
+// reference at the ends of the double range (subnormal coordinates, 1e±300: outputs that round
+// to subnormals, to 0 or overflow to inf) and on outputs built to lie at or within 2^-105 of a
+// rounding boundary, where the stage must hand the query to the exact path (counted by
+// reference::closest_feature_filter_stats). Expected values are derived by hand; every answer
+// is also compared bit for bit with reference::closest_feature_exact. The long comparison on
+// generated queries is filtered_reference/closest_feature_bit_identical; here random queries
+// scaled as a whole by 2^r, r in [-1100, 1000] (CONTACTBENCH_FILTER_N of them; CI: 300).
+#include "cases/closest_feature.hpp"
+#include "reference/closest_feature.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+
+using namespace contactbench;
+using cases::Region;
+using cases::Vec3;
+
+namespace {
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+bool same(const cases::ClosestFeatureResult& a, const cases::ClosestFeatureResult& b) {
+  return a.region == b.region && same_bits(a.point[0], b.point[0]) && same_bits(a.point[1], b.point[1]) &&
+         same_bits(a.point[2], b.point[2]) && same_bits(a.squared_distance, b.squared_distance) &&
+         same_bits(a.margin, b.margin);
+}
+
+// The reference's answer, which path gave it, and the check that the exact path agrees.
+struct Answer {
+  cases::ClosestFeatureResult r;
+  bool filtered;
+};
+Answer answer(const cases::ClosestFeatureQuery& q) {
+  auto& stats = reference::closest_feature_filter_stats();
+  const auto before = stats.filtered;
+  Answer a{reference::closest_feature(q), false};
+  a.filtered = stats.filtered > before;
+  BOOST_TEST(same(a.r, reference::closest_feature_exact(q)));
+  return a;
+}
+
+Vec3 times2(const Vec3& v, int r) { return {std::ldexp(v[0], r), std::ldexp(v[1], r), std::ldexp(v[2], r)}; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(closest_feature_reference_filter)
+
+// Triangle 0, S·x̂, S·ŷ and p = S·(1/4, 1/4, 1): the open face, closest point S·(1/4, 1/4, 0),
+// squared distance S², margin 1/(4√2) (scale-free: 1/4 to the planes of ab and ca over the
+// longest edge √2), rounded up. S = 2^-1066: coordinates subnormal, point 2^-1068 exact, S²
+// underflows to +0. S = 2^-997: S² = 2^-1994 → +0. S = 2^997: S² = 2^1994 overflows → +inf.
+// S = 2^-530 with p at height 3: S²·9 = 9·2^-1060, an exact subnormal. All in the filtered stage.
+BOOST_AUTO_TEST_CASE(face_at_the_ends_of_the_range) {
+  const double margin = 0.25 / std::sqrt(2.0);
+  struct Case {
+    int e;
+    double height, d2;
+  };
+  for (const Case& c : {Case{-1066, 1, 0.0}, Case{-997, 1, 0.0}, Case{997, 1, std::numeric_limits<double>::infinity()},
+                        Case{-530, 3, 9 * 0x1p-1060}}) {
+    const double S = std::ldexp(1.0, c.e);
+    const cases::ClosestFeatureQuery q{{S / 4, S / 4, S * c.height}, {0, 0, 0}, {S, 0, 0}, {0, S, 0}};
+    const Answer a = answer(q);
+    BOOST_TEST(a.filtered);
+    BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::face));
+    BOOST_TEST(same_bits(a.r.point[0], S / 4));
+    BOOST_TEST(same_bits(a.r.point[1], S / 4));
+    BOOST_TEST(same_bits(a.r.point[2], 0.0));
+    BOOST_TEST(same_bits(a.r.squared_distance, c.d2));
+    BOOST_TEST(a.r.margin >= margin * (1 - 0x1p-50));
+    BOOST_TEST(a.r.margin <= margin * (1 + 0x1p-50));
+  }
+}
+
+// Edge ab of a = 0, b = S(2, 1, 0), c = S(1, −2, 0) with p = S(0, 2, 0): p lies beyond ab
+// (c is on the other side of the line y = x/2), dn_0 = p·(b − a)/S² = 2 > 0, dp_1 =
+// (p − b)·(a − b)/S² = 3 > 0, and no vertex test holds (vertex0: dn_0 > 0; vertex1: dp_1 > 0;
+// vertex2: dn_2 = (p − c)·(a − c)/S² = 9 > 0): edge0. t = 2/5: closest point S(4/5, 2/5, 0), squared distance S²(16 + 64)/25 = 3.2·S².
+// S = 2^-530: the point is the nearest double to 0.8, 0.4 times S; 3.2·2^-1060 =
+// 52428.8·2^-1074 rounds to the subnormal 52429·2^-1074. S = 2^-1072: the point is 3.2 and 1.6
+// times 2^-1074, rounded to 3·2^-1074 and 2·2^-1074; S² underflows to +0.
+BOOST_AUTO_TEST_CASE(edge_rounded_to_subnormals) {
+  struct Case {
+    int e;
+    Vec3 point;
+    double d2;
+  };
+  for (const Case& c : {Case{-530, {std::ldexp(0.8, -530), std::ldexp(0.4, -530), 0}, 52429 * 0x1p-1074},
+                        Case{-1072, {3 * 0x1p-1074, 2 * 0x1p-1074, 0}, 0.0}}) {
+    const double S = std::ldexp(1.0, c.e);
+    const Answer a = answer({{0, 2 * S, 0}, {0, 0, 0}, {2 * S, S, 0}, {S, -2 * S, 0}});
+    BOOST_TEST(a.filtered);
+    BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::edge0));
+    for (int i = 0; i < 3; ++i) BOOST_TEST(same_bits(a.r.point[i], c.point[i]));
+    BOOST_TEST(same_bits(a.r.squared_distance, c.d2));
+  }
+}
+
+// Edge ab of a = 0, b = S(1, 1, 0), c = S(1, −1, 0), p = S(0, 1, 0): beyond ab (above y = x,
+// c below), dn_0 = 1 > 0, dp_1 = 1 > 0, dn_2 = 3 > 0, so no vertex test holds: edge0,
+// t = 1/2, closest point S(1/2, 1/2, 0). S = 2^-1074: each coordinate is exactly half the
+// smallest subnormal, a tie, rounded to even: +0. The enclosure of the filtered stage must
+// contain that midpoint, so the exact path has to answer. S = 2^-1073: the point is the
+// subnormal 2^-1074 itself, which the filtered stage certifies.
+BOOST_AUTO_TEST_CASE(subnormal_tie_goes_to_the_exact_path) {
+  for (const int e : {-1074, -1073}) {
+    const double S = std::ldexp(1.0, e);
+    const Answer a = answer({{0, S, 0}, {0, 0, 0}, {S, S, 0}, {S, -S, 0}});
+    BOOST_TEST(a.filtered == (e == -1073));
+    BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::edge0));
+    const double expected = e == -1074 ? 0.0 : 0x1p-1074;
+    BOOST_TEST(same_bits(a.r.point[0], expected));
+    BOOST_TEST(same_bits(a.r.point[1], expected));
+    BOOST_TEST(same_bits(a.r.squared_distance, 0.0));  // S²/2 underflows
+  }
+}
+
+// Normal range, a = 0, b = (4, 4, 0), c = (4, −4, 0), p = (x, 2, 0) with x tiny: edge0 (as
+// above: p above y = x, c below; dn_0 = 4(x + 2), dp_1 = 24 − 4x, dn_1 = 16, dn_2 = 40 − 4x),
+// closest point ((x + 2)/2)(1, 1, 0).
+// x = 2^-52: 1 + 2^-53, the midpoint of 1 and 1 + 2^-52, a tie rounded to even: 1. Exact path.
+// x = 2^-52 + 2^-104: 1 + 2^-53 + 2^-105, 2^-105 above the midpoint: 1 + 2^-52; the double-
+// double enclosure (radius ≥ 2^-102 relative) contains the midpoint: exact path.
+// x = 2^-52 + 2^-60: 1 + 2^-53 + 2^-61, far enough from it for the filtered stage: 1 + 2^-52.
+BOOST_AUTO_TEST_CASE(near_midpoint_outputs_go_to_the_exact_path) {
+  struct Case {
+    double x, point;
+    bool filtered;
+  };
+  for (const Case& c : {Case{0x1p-52, 1.0, false}, Case{0x1p-52 + 0x1p-104, 1 + 0x1p-52, false},
+                        Case{0x1p-52 + 0x1p-60, 1 + 0x1p-52, true}}) {
+    const Answer a = answer({{c.x, 2, 0}, {0, 0, 0}, {4, 4, 0}, {4, -4, 0}});
+    BOOST_TEST(a.filtered == c.filtered);
+    BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::edge0));
+    BOOST_TEST(same_bits(a.r.point[0], c.point));
+    BOOST_TEST(same_bits(a.r.point[1], c.point));
+    BOOST_TEST(same_bits(a.r.point[2], 0.0));
+  }
+}
+
+// Random queries scaled as a whole by 2^r, r uniform in [-1100, 1000] (an r that over- or
+// overflows a coordinate is skipped; one that underflows some to subnormals or 0 is kept): bit for bit the exact path's answers, and
+// the filtered stage answers most of them (those whose coordinates stay exact when scaled).
+BOOST_AUTO_TEST_CASE(whole_query_scaled_bit_identical) {
+  const char* env = std::getenv("CONTACTBENCH_FILTER_N");
+  const std::size_t n = env ? std::strtoull(env, nullptr, 10) : 300;
+  std::size_t compared = 0, differing = 0, filtered = 0;
+  auto& stats = reference::closest_feature_filter_stats();
+  for (std::size_t i = 0; i < n; ++i) {
+    cases::Rng rng = cases::query_rng(20261124, "closest_feature", "whole_scaled", i);
+    const auto base = cases::ClosestFeature::random(rng).query;
+    const int r = static_cast<int>(rng() % 2101) - 1100;
+    const cases::ClosestFeatureQuery q{times2(base.p, r), times2(base.a, r), times2(base.b, r), times2(base.c, r)};
+    bool finite = true;
+    for (const Vec3* v : {&q.p, &q.a, &q.b, &q.c}) finite = finite && v->allFinite();
+    if (!finite) continue;
+    cases::ClosestFeatureResult a, b;
+    try {
+      b = reference::closest_feature_exact(q);
+    } catch (const cases::InputError&) {  // underflow made the triangle collinear
+      BOOST_CHECK_THROW(reference::closest_feature(q), cases::InputError);
+      continue;
+    }
+    const auto before = stats.filtered;
+    a = reference::closest_feature(q);
+    filtered += stats.filtered > before;
+    ++compared;
+    if (!same(a, b)) {
+      if (differing < 5) BOOST_TEST_MESSAGE("differs: " << cases::ClosestFeature::to_json(q).dump());
+      ++differing;
+    }
+  }
+  BOOST_TEST_MESSAGE("closest_feature whole-query scaled: " << compared << " compared, " << filtered
+                                                            << " filtered, " << differing << " differing");
+  BOOST_TEST(differing == 0u);
+  BOOST_TEST(compared > n / 2);
+  BOOST_TEST(filtered > compared / 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
