@@ -61,6 +61,8 @@ inline DD inverse(double k) {
   const DD p = two_prod(k, h);  // exact
   return {h, ((1.0 - p.hi) - p.lo) / k};
 }
+// The constants of the Bernstein products, once per program (not a division per product).
+const DD third = inverse(3), two_thirds{2 * third.hi, 2 * third.lo}, sixth = inverse(6);
 
 // Scalar traits: the per-coefficient bound factor (>= gamma_13 of the scalar's unit
 // roundoff, with slack for the double evaluation of the magnitude tree), the per-average
@@ -93,9 +95,9 @@ struct DDTraits {
   static S scale(S a, double k) {
     // k in {1/2, 1/3, 2/3, 1/6}: multiply by the double-double of k (one more rounding).
     if (k == 0.5) return {a.hi * 0.5, a.lo * 0.5};
-    if (k == 1.0 / 3.0) return a * inverse(3);
-    if (k == 2.0 / 3.0) { const DD t = inverse(3); return a * DD{2 * t.hi, 2 * t.lo}; }
-    return a * inverse(6);  // 1/6
+    if (k == 1.0 / 3.0) return a * third;
+    if (k == 2.0 / 3.0) return a * two_thirds;
+    return a * sixth;  // 1/6
   }
   // value = hi + lo with |lo| <= u |hi|: hi (1 - 2u) bounds |value| from below.
   static bool above(S a, double e) { return a.hi > 0 && a.hi * (1 - 0x1p-51) > e * round_up; }
@@ -232,20 +234,36 @@ double coefs_out(const std::array<VM<T>, N>& in, typename T::S* out) {
 // De Casteljau at 1/2 of c[0..D]: halves into l and r. Returns the bound added to the
 // coefficients' error: each average has error <= avg_rel |a + b| / 2 (+ underflow), and
 // averages of bounded errors stay bounded, so D levels add D (avg_rel max|c| + 2^-1070).
+// Written out per degree, every value in a local: the same averages in the same order as
+// the triangle of de Casteljau (so bit for bit the same coefficients, nothing a test decides
+// changes), but without the loop over a stack array, which the compiler turned into scalar
+// stores read back as vector loads (store-forwarding stalls; the split was the double
+// search's hot spot). r may alias c (the right half overwrites the parent): c is read first.
 template <class T, int D>
 double split(const typename T::S* c, typename T::S* l, typename T::S* r) {
-  typename T::S w[D + 1];
+  static_assert(D >= 2 && D <= 4);
+  using S = typename T::S;
+  auto h = [](S a, S b) { return T::half_sum(a, b); };
   double mx = 0;
-  for (int i = 0; i <= D; ++i) {
-    w[i] = c[i];
-    mx = std::max(mx, T::mag(c[i]));
-  }
-  l[0] = w[0];
-  r[D] = w[D];
-  for (int k = 1; k <= D; ++k) {
-    for (int i = 0; i <= D - k; ++i) w[i] = T::half_sum(w[i], w[i + 1]);
-    l[k] = w[0];
-    r[D - k] = w[D - k];
+  for (int i = 0; i <= D; ++i) mx = std::max(mx, T::mag(c[i]));
+  if constexpr (D == 2) {
+    const S c0 = c[0], c1 = c[1], c2 = c[2];
+    const S a0 = h(c0, c1), a1 = h(c1, c2), b0 = h(a0, a1);
+    l[0] = c0, l[1] = a0, l[2] = b0;
+    r[0] = b0, r[1] = a1, r[2] = c2;
+  } else if constexpr (D == 3) {
+    const S c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+    const S a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3);
+    const S b0 = h(a0, a1), b1 = h(a1, a2), d0 = h(b0, b1);
+    l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0;
+    r[0] = d0, r[1] = b1, r[2] = a2, r[3] = c3;
+  } else {
+    const S c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
+    const S a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3), a3 = h(c3, c4);
+    const S b0 = h(a0, a1), b1 = h(a1, a2), b2 = h(a2, a3);
+    const S d0 = h(b0, b1), d1 = h(b1, b2), e0 = h(d0, d1);
+    l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0, l[4] = e0;
+    r[0] = e0, r[1] = d1, r[2] = b2, r[3] = a3, r[4] = c4;
   }
   return D * (T::avg_rel * mx + 0x1p-1070) * round_up;
 }
