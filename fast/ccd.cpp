@@ -629,9 +629,30 @@ void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
   }
 }
 
+// With `exclude` (a span evaluation whose only question is "excluded?"), each condition is
+// tested as soon as it is computed, with the same certified test as Search::excluded_span,
+// and the evaluation stops at the first that excludes (returns true; `root` is then
+// incomplete). Why this cannot turn a hit into a miss: exclusion is "some condition proves
+// no contact", each test certified on its own coefficients and bound; a condition with
+// non-finite values cannot pass its test (every comparison with Inf or NaN against a finite
+// or infinite bound is false), so stopping early only skips conditions whose verdict is not
+// needed. (The full evaluation then tested finite_node over all conditions first; in the
+// domain nothing overflows, so the verdicts are the same.)
 template <class T>
-void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault,
-               bool f_only = false) {
+bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault,
+               bool f_only = false, const Search<T>* exclude = nullptr) {
+  auto f_out = [&] { return exclude && no_root<T, 3>(root.f, root.ef); };
+  auto g_out = [&](int j) { return exclude && all_below<T, 4>(root.g[j], root.eg[j]); };
+  auto pairs_out_from = [&](int i0) {
+    if (!exclude) return false;
+    for (int i = i0; i < i0 + 6; i += 2) {
+      const auto *a = root.q[i], *b = root.q[i + 1];
+      if ((all_below<T, 2>(a, root.eq[i]) && all_above<T, 2>(b, root.eq[i + 1])) ||
+          (all_above<T, 2>(a, root.eq[i]) && all_below<T, 2>(b, root.eq[i + 1])))
+        return true;
+    }
+    return false;
+  };
   nq = 0;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
@@ -640,23 +661,29 @@ void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     const auto pa = lin<T>(x[0], x[1], x[4], x[5], span);
     const auto n = cross(ba, ca);
     root.ef = coefs_out<T>(dot3(n, pa), root.f);
-    if (f_only) return;
+    if (f_only || f_out()) return !f_only;
     const auto pb = lin<T>(x[0], x[2], x[4], x[6], span), pc = lin<T>(x[0], x[3], x[4], x[7], span);
     const auto cb = lin<T>(x[3], x[2], x[7], x[6], span), ac = lin<T>(x[1], x[3], x[5], x[7], span);
     const auto kv = cross(ba, pa);
     root.eg[0] = coefs_out<T>(dot4(n, kv), root.g[0]);
+    if (g_out(0)) return true;
     root.eg[1] = coefs_out<T>(dot4(n, cross(cb, pb)), root.g[1]);
+    if (g_out(1)) return true;
     root.eg[2] = coefs_out<T>(dot4(n, cross(ac, pc)), root.g[2]);
+    if (g_out(2)) return true;
     // p - a = u (b - a) + v (c - a) gives (b-a) x (p-a) = v n, (p-a) x (c-a) = u n,
     // (b-p) x (c-p) = (1-u-v) n, so |.|^2 <= |n|^2: necessary even when n = 0, and it
     // separates a point from a degenerate (collinear) triangle.
     const auto nn = dot4(n, n);
     const auto ku = cross(pa, ca);
     root.eg[3] = coefs_out<T>(minus(nn, dot4(kv, kv)), root.g[3]);
+    if (g_out(3)) return true;
     root.eg[4] = coefs_out<T>(minus(nn, dot4(ku, ku)), root.g[4]);
+    if (g_out(4)) return true;
     const auto bp = lin<T>(x[2], x[0], x[6], x[4], span), cp = lin<T>(x[3], x[0], x[7], x[4], span);
     const auto kw = cross(bp, cp);
     root.eg[5] = coefs_out<T>(minus(nn, dot4(kw, kw)), root.g[5]);
+    if (g_out(5)) return true;
     // (The pairs (n_k -+ lambda n_k) would apply here too; they double the cost per
     // sub-interval and were not needed on the public or generated sets, so they are off.)
   } else {
@@ -665,22 +692,31 @@ void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     const auto w = lin<T>(x[2], x[0], x[6], x[4], span);
     const auto m = cross(da, db);
     root.ef = coefs_out<T>(dot3(m, w), root.f);
-    if (f_only) return;
+    if (f_only || f_out()) return !f_only;
     // = s m and u m at a common point (the planted fault swaps the first cross product)
     const auto ks = fault == CcdFault::ee_cross_sign ? cross(db, w) : cross(w, db);
     const auto ku = cross(w, da);
     root.eg[0] = coefs_out<T>(dot4(m, ks), root.g[0]);          // s |m|^2 >= 0
+    if (g_out(0)) return true;
     root.eg[1] = coefs_out<T>(dot4(m, sub(m, ks)), root.g[1]);  // (1 - s) |m|^2 >= 0
+    if (g_out(1)) return true;
     root.eg[2] = coefs_out<T>(dot4(m, ku), root.g[2]);          // u |m|^2 >= 0
+    if (g_out(2)) return true;
     root.eg[3] = coefs_out<T>(dot4(m, sub(m, ku)), root.g[3]);  // (1 - u) |m|^2 >= 0
+    if (g_out(3)) return true;
     // |s m|^2 <= |m|^2 and |u m|^2 <= |m|^2 hold even for parallel edges (m = 0) and
     // separate parallel edges that are apart.
     const auto mm = dot4(m, m);
     root.eg[4] = coefs_out<T>(minus(mm, dot4(ks, ks)), root.g[4]);
+    if (g_out(4)) return true;
     root.eg[5] = coefs_out<T>(minus(mm, dot4(ku, ku)), root.g[5]);
+    if (g_out(5)) return true;
     pairs_out(m, ks, root, nq);
+    if (pairs_out_from(0)) return true;
     pairs_out(m, ku, root, nq);
+    if (pairs_out_from(6)) return true;
   }
+  return false;
 }
 
 // The double search hands unproven intervals at depths 12, 24, 36 to root_spans (Ask::jump).
@@ -743,7 +779,7 @@ bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdF
   auto f_excluded = [&](DD ta, DD tb) { return f_excluded_dd(q, ta, tb, fault, nodes, n); };
   auto excluded = [&](DD ta, DD tb) {
     ++nodes;
-    root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+    if (root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault, false, &s)) return true;  // early
     return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
   };
   const DD lo{b, 0}, hi{b + w, 0};  // b + w is exact (b a multiple of w, w a power of 2)
@@ -920,7 +956,7 @@ bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, Ccd
   std::sort(roots, roots + nr, [&](const Root& a, const Root& c) { return less(a.t, c.t); });
   auto excluded = [&](DD ta, DD tb) {
     ++nodes;
-    root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+    if (root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault, false, &s)) return true;  // early
     return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
   };
   // A span that is not excluded is the answer's leaf when it is no wider than 2^-91, middle
@@ -971,7 +1007,7 @@ bool touch_at_known(const cases::CcdQuery& q, double known, double end, CcdFault
   const DD ta{known, 0}, tk = two_sum(known, 0x1p-92), te{end, 0};  // exact
   const DD tb = tk.hi < te.hi || (tk.hi == te.hi && tk.lo <= te.lo) ? tk : te;
   ++nodes;
-  root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+  if (root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault, false, &s)) return false;  // early
   return !(finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb)));
 }
 
