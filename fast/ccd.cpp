@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -14,6 +16,10 @@ namespace {
 
 constexpr double u = 0x1p-53;             // unit roundoff of double
 constexpr double round_up = 1 + 0x1p-50;  // makes a bound computed in round-to-nearest safe
+
+// 2^-k for 0 <= k <= 1022 (interval widths; k <= 100 here), built from its exponent bits:
+// the same double as std::ldexp(1.0, -k), without a libm call per search node.
+inline double pow2_neg(int k) { return std::bit_cast<double>(std::uint64_t(1023 - k) << 52); }
 
 // ---------------------------------------------------------------------------------------
 // Double-double numbers (unevaluated sums hi + lo) for the second stage. Algorithms and
@@ -219,6 +225,17 @@ struct Node {
   // nearly parallel edges (degenerate triangles) at distances down to the error bound.
   S q[12][3];
   double eq[12];
+  // Conditions still able to exclude a sub-interval: bit j for g_j, bit 8 + i/2 for the pair
+  // (q[i], q[i+1]). A condition whose coefficients are certainly positive on an interval
+  // (every one above its bound) cannot exclude any sub-interval of it: de Casteljau children
+  // are convex combinations of the exact coefficients, so they stay > 0 exactly, and a
+  // computed child coefficient is then > -(its bound), never below it. The same holds for a
+  // pair both of whose quadratics have one certain sign (the pair excludes only with strictly
+  // opposite signs). Search::run stops splitting and testing such a condition (dead); this
+  // never turns a hit into a miss, since a dead condition's test could only have answered
+  // "not excluded". For contact_certain a dead g_j is certainly positive on the interval (its
+  // exact values were, on an ancestor holding it), which is what that test asks.
+  unsigned live = ~0u;
 };
 
 template <class T, std::size_t N>
@@ -365,7 +382,7 @@ struct Search {
   // number with at most base_depth + max_depth <= 100 bits); these give doubles around it.
   static double down(DD t) { return t.lo < 0 ? std::nextafter(t.hi, -1.0) : t.hi; }
   static double up(DD t) { return t.lo > 0 ? std::nextafter(t.hi, 2.0) : t.hi; }
-  double width(int depth) const { return std::ldexp(1.0, -base_depth - depth); }
+  double width(int depth) const { return pow2_neg(base_depth + depth); }
 
   bool excluded(const Node<T>& n, DD t0, int depth) const {
     return excluded_span(n, down(t0), up(t0 + DD{width(depth), 0}));
@@ -373,8 +390,9 @@ struct Search {
   bool excluded_span(const Node<T>& n, double ta, double tb) const {
     if (no_root<T, 3>(n.f, n.ef)) return true;
     for (int j = 0; j < ng; ++j)
-      if (all_below<T, 4>(n.g[j], n.eg[j])) return true;
+      if ((n.live >> j & 1) && all_below<T, 4>(n.g[j], n.eg[j])) return true;
     for (int i = 0; i < nq; i += 2) {
+      if (!(n.live >> (8 + i / 2) & 1)) continue;
       const auto *a = n.q[i], *b = n.q[i + 1];
       if ((all_below<T, 2>(a, n.eq[i]) && all_above<T, 2>(b, n.eq[i + 1])) ||
           (all_above<T, 2>(a, n.eq[i]) && all_below<T, 2>(b, n.eq[i + 1])))
@@ -394,8 +412,9 @@ struct Search {
                         (T::below(n.f[0], n.ef) && T::above(n.f[3], n.ef));
     if (!change) return false;
     for (int j = 0; j < nface; ++j)
-      for (const auto& c : n.g[j])
-        if (!T::above(c, n.eg[j])) return false;
+      if (n.live >> j & 1)
+        for (const auto& c : n.g[j])
+          if (!T::above(c, n.eg[j])) return false;
     return true;
   }
   // Depth-first, earliest half first, with an explicit stack (at most one pending right
@@ -579,14 +598,28 @@ struct Search {
       const double af = split<T, 3>(n.f, l.f, n.f);
       l.ef = n.ef = (n.ef + af) * round_up;
       if (!proven) {
+        // Conditions certainly positive here (or a pair of one certain sign each) are dead
+        // for both halves (see Node::live).
+        for (int j = 0; j < ng; ++j)
+          if ((n.live >> j & 1) && all_above<T, 4>(n.g[j], n.eg[j])) n.live &= ~(1u << j);
+        for (int i = 0; i < nq; i += 2)
+          if ((n.live >> (8 + i / 2) & 1) &&
+              ((all_above<T, 2>(n.q[i], n.eq[i]) && all_above<T, 2>(n.q[i + 1], n.eq[i + 1])) ||
+               (all_below<T, 2>(n.q[i], n.eq[i]) && all_below<T, 2>(n.q[i + 1], n.eq[i + 1]))))
+            n.live &= ~(1u << (8 + i / 2));
+        l.live = n.live;
         for (int j = 0; j < ng; ++j) {
+          if (!(n.live >> j & 1)) continue;
           const double ag = split<T, 4>(n.g[j], l.g[j], n.g[j]);
           l.eg[j] = n.eg[j] = (n.eg[j] + ag) * round_up;
         }
         for (int i = 0; i < nq; ++i) {
+          if (!(n.live >> (8 + i / 2) & 1)) continue;
           const double aq = split<T, 2>(n.q[i], l.q[i], n.q[i]);
           l.eq[i] = n.eq[i] = (n.eq[i] + aq) * round_up;
         }
+      } else {
+        l.live = n.live;
       }
       it.t0 = t0 + DD{width(depth + 1), 0};
       it.depth = depth + 1;
@@ -654,6 +687,7 @@ bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     return false;
   };
   nq = 0;
+  root.live = ~0u;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
     // p = x0, triangle a = x1, b = x2, c = x3. g_0..2: barycentric coordinates times |n|^2.
@@ -1056,7 +1090,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       if (jump_budget < 1) return {false, 1, false, false, false};
       int nodes = 0;
       Node<DDTraits> n;
-      const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + std::ldexp(1.0, -depth), 0}, fault, nodes, n);
+      const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + pow2_neg(depth), 0}, fault, nodes, n);
       tr.nodes += nodes;
       jump_budget -= nodes;
       tr.grown = tr.grown || ex;
@@ -1072,7 +1106,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
     bool f_flat = false;  // f has no simple root that root_spans can use
     if (budget >= 4) {
       int nodes = 0;
-      const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), known, fault, nodes, r, f_flat);
+      const bool settled = root_spans(q, t0, pow2_neg(depth), known, fault, nodes, r, f_flat);
       tr.nodes += nodes;
       budget -= nodes;
       if (settled) {
@@ -1084,7 +1118,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       // Once per query (a span that is excluded says nothing about the next one's start).
       touch = false;
       int nodes = 0;
-      const bool hit = touch_at_known(q, known, t0 + std::ldexp(1.0, -depth), fault, nodes);
+      const bool hit = touch_at_known(q, known, t0 + pow2_neg(depth), fault, nodes);
       tr.nodes += nodes;
       budget -= nodes;
       if (hit) {
@@ -1095,7 +1129,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
     if (ask == Ask::jump) return {false, 1, false, false, false};
     if (budget >= 4 && sweep && f_flat && depth >= sweep_min_depth) {
       int nodes = 0;
-      const bool settled = sweep_spans(q, t0, std::ldexp(1.0, -depth), known, fault,
+      const bool settled = sweep_spans(q, t0, pow2_neg(depth), known, fault,
                                        std::min(budget - 1, ccd_max_spans_sweep), nodes, r);
       tr.nodes += nodes;
       budget -= nodes;
@@ -1108,7 +1142,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
     if (budget <= 0) return {true, t0, false, true};
     int none = 0;
     const int before = tr.nodes;
-    r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + std::ldexp(1.0, -depth), 0}}, depth, budget,
+    r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + pow2_neg(depth), 0}}, depth, budget,
                         ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
     budget -= tr.nodes - before;
     return r;
