@@ -245,12 +245,22 @@ double coefs_out(const std::array<VM<T>, N>& in, typename T::S* out) {
     out[k] = in[k].v;
     a = std::max(a, in[k].m);
   }
-  return (T::coef_rel * a + 0x1p-1060) * round_up;
+  // The absolute slack covers gradual underflow (2^-1060 did before; larger only adds
+  // margin). It is 2^-1022, the smallest normal double,
+  // not a subnormal one (it was 2^-1060): a subnormal bound makes every operation on it a
+  // microcode assist (~100 cycles), and conditions that vanish identically (parallel edges:
+  // m = 0, every magnitude 0) carried only the slack, which made them the slowest queries
+  // (5x). Why it cannot turn a hit into a miss: a larger bound only makes the exclusion tests
+  // harder to pass; and where something can be excluded at all (scale >= 2^-200, degree-4
+  // magnitudes >= 2^-800), 2^-1022 is still below 2^-220 of the values, so no test changed on
+  // the generated sets (same nodes and answers per query).
+  return (T::coef_rel * a + 0x1p-1022) * round_up;
 }
 
 // De Casteljau at 1/2 of c[0..D]: halves into l and r. Returns the bound added to the
 // coefficients' error: each average has error <= avg_rel |a + b| / 2 (+ underflow), and
-// averages of bounded errors stay bounded, so D levels add D (avg_rel max|c| + 2^-1070).
+// averages of bounded errors stay bounded, so D levels add D (avg_rel max|c| + 2^-1022)
+// (a normal slack, as in coefs_out; it was 2^-1070, larger only makes exclusion harder).
 // Written out per degree, every value in a local: the same averages in the same order as
 // the triangle of de Casteljau (so bit for bit the same coefficients, nothing a test decides
 // changes), but without the loop over a stack array, which the compiler turned into scalar
@@ -282,7 +292,7 @@ double split(const typename T::S* c, typename T::S* l, typename T::S* r) {
     l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0, l[4] = e0;
     r[0] = e0, r[1] = d1, r[2] = b2, r[3] = a3, r[4] = c4;
   }
-  return D * (T::avg_rel * mx + 0x1p-1070) * round_up;
+  return D * (T::avg_rel * mx + 0x1p-1022) * round_up;
 }
 
 template <class T, int D>
@@ -310,7 +320,7 @@ bool no_root(const typename T::S* c, double e) {  // all > e or all < -e
 // Swept boxes over a sub-interval [t0, t1]: x(t) = x0 + t (x1 - x0) is linear, so its range
 // is spanned by the two end positions. They are computed in double with error at most
 // 3 u (|x0| + |x1|) per coordinate (t in [0, 1]; one subtraction, one product, one sum);
-// we widen by 4 u (|x0| + |x1|) + 2^-1070, rounded up.
+// we widen by 4 u (|x0| + |x1|) + 2^-1022 (a normal number: see coefs_out), rounded up.
 struct Boxes {
   int split;  // vertices [0, split) against [split, 4)
   double a[4][3], d[4][3], e[4][3];  // start, displacement, widening (once per query)
@@ -320,7 +330,7 @@ struct Boxes {
         const double x0 = q->x[i][k], x1 = q->x[i + 4][k];
         a[i][k] = x0;
         d[i][k] = x1 - x0;
-        e[i][k] = (4 * u * (std::abs(x0) + std::abs(x1)) + 0x1p-1070) * round_up;
+        e[i][k] = (4 * u * (std::abs(x0) + std::abs(x1)) + 0x1p-1022) * round_up;
       }
   }
   bool disjoint(double t0, double t1) const {
