@@ -62,7 +62,11 @@
 // interval of width 2^-48 is a leaf (as in stage 1) instead of bisecting f on to 2^-100.
 // Stage 2 settles near misses a double cannot separate from a touch, and reports a hit when
 // it cannot exclude everything. Coefficients on a sub-interval [ta, tb] are computed
-// directly from the positions there (below), not by subdividing [0, 1].
+// directly from the positions there (below), not by subdividing [0, 1]. A span evaluation
+// that only asks "excluded?" stops at the first condition that excludes the span; in the
+// bisection a condition certainly positive on an interval (a pair: both of one certain sign)
+// is no longer split or tested below it, since it cannot exclude any sub-interval (ccd.cpp,
+// Node::live).
 //
 // Certified error bound. Every coefficient is one expression tree of +, -, * on the
 // rounded coordinate differences, of depth <= 13 (roundings along any path, the difference
