@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -14,6 +16,10 @@ namespace {
 
 constexpr double u = 0x1p-53;             // unit roundoff of double
 constexpr double round_up = 1 + 0x1p-50;  // makes a bound computed in round-to-nearest safe
+
+// 2^-k for 0 <= k <= 1022 (interval widths; k <= 100 here), built from its exponent bits:
+// the same double as std::ldexp(1.0, -k), without a libm call per search node.
+inline double pow2_neg(int k) { return std::bit_cast<double>(std::uint64_t(1023 - k) << 52); }
 
 // ---------------------------------------------------------------------------------------
 // Double-double numbers (unevaluated sums hi + lo) for the second stage. Algorithms and
@@ -61,6 +67,8 @@ inline DD inverse(double k) {
   const DD p = two_prod(k, h);  // exact
   return {h, ((1.0 - p.hi) - p.lo) / k};
 }
+// The constants of the Bernstein products, once per program (not a division per product).
+const DD third = inverse(3), two_thirds{2 * third.hi, 2 * third.lo}, sixth = inverse(6);
 
 // Scalar traits: the per-coefficient bound factor (>= gamma_13 of the scalar's unit
 // roundoff, with slack for the double evaluation of the magnitude tree), the per-average
@@ -93,9 +101,9 @@ struct DDTraits {
   static S scale(S a, double k) {
     // k in {1/2, 1/3, 2/3, 1/6}: multiply by the double-double of k (one more rounding).
     if (k == 0.5) return {a.hi * 0.5, a.lo * 0.5};
-    if (k == 1.0 / 3.0) return a * inverse(3);
-    if (k == 2.0 / 3.0) { const DD t = inverse(3); return a * DD{2 * t.hi, 2 * t.lo}; }
-    return a * inverse(6);  // 1/6
+    if (k == 1.0 / 3.0) return a * third;
+    if (k == 2.0 / 3.0) return a * two_thirds;
+    return a * sixth;  // 1/6
   }
   // value = hi + lo with |lo| <= u |hi|: hi (1 - 2u) bounds |value| from below.
   static bool above(S a, double e) { return a.hi > 0 && a.hi * (1 - 0x1p-51) > e * round_up; }
@@ -217,6 +225,17 @@ struct Node {
   // nearly parallel edges (degenerate triangles) at distances down to the error bound.
   S q[12][3];
   double eq[12];
+  // Conditions still able to exclude a sub-interval: bit j for g_j, bit 8 + i/2 for the pair
+  // (q[i], q[i+1]). A condition whose coefficients are certainly positive on an interval
+  // (every one above its bound) cannot exclude any sub-interval of it: de Casteljau children
+  // are convex combinations of the exact coefficients, so they stay > 0 exactly, and a
+  // computed child coefficient is then > -(its bound), never below it. The same holds for a
+  // pair both of whose quadratics have one certain sign (the pair excludes only with strictly
+  // opposite signs). Search::run stops splitting and testing such a condition (dead); this
+  // never turns a hit into a miss, since a dead condition's test could only have answered
+  // "not excluded". For contact_certain a dead g_j is certainly positive on the interval (its
+  // exact values were, on an ancestor holding it), which is what that test asks.
+  unsigned live = ~0u;
 };
 
 template <class T, std::size_t N>
@@ -226,28 +245,54 @@ double coefs_out(const std::array<VM<T>, N>& in, typename T::S* out) {
     out[k] = in[k].v;
     a = std::max(a, in[k].m);
   }
-  return (T::coef_rel * a + 0x1p-1060) * round_up;
+  // The absolute slack covers gradual underflow (2^-1060 did before; larger only adds
+  // margin). It is 2^-1022, the smallest normal double,
+  // not a subnormal one (it was 2^-1060): a subnormal bound makes every operation on it a
+  // microcode assist (~100 cycles), and conditions that vanish identically (parallel edges:
+  // m = 0, every magnitude 0) carried only the slack, which made them the slowest queries
+  // (5x). Why it cannot turn a hit into a miss: a larger bound only makes the exclusion tests
+  // harder to pass; and where something can be excluded at all (scale >= 2^-200, degree-4
+  // magnitudes >= 2^-800), 2^-1022 is still below 2^-220 of the values, so no test changed on
+  // the generated sets (same nodes and answers per query).
+  return (T::coef_rel * a + 0x1p-1022) * round_up;
 }
 
 // De Casteljau at 1/2 of c[0..D]: halves into l and r. Returns the bound added to the
 // coefficients' error: each average has error <= avg_rel |a + b| / 2 (+ underflow), and
-// averages of bounded errors stay bounded, so D levels add D (avg_rel max|c| + 2^-1070).
+// averages of bounded errors stay bounded, so D levels add D (avg_rel max|c| + 2^-1022)
+// (a normal slack, as in coefs_out; it was 2^-1070, larger only makes exclusion harder).
+// Written out per degree, every value in a local: the same averages in the same order as
+// the triangle of de Casteljau (so bit for bit the same coefficients, nothing a test decides
+// changes), but without the loop over a stack array, which the compiler turned into scalar
+// stores read back as vector loads (store-forwarding stalls; the split was the double
+// search's hot spot). r may alias c (the right half overwrites the parent): c is read first.
 template <class T, int D>
 double split(const typename T::S* c, typename T::S* l, typename T::S* r) {
-  typename T::S w[D + 1];
+  static_assert(D >= 2 && D <= 4);
+  using S = typename T::S;
+  auto h = [](S a, S b) { return T::half_sum(a, b); };
   double mx = 0;
-  for (int i = 0; i <= D; ++i) {
-    w[i] = c[i];
-    mx = std::max(mx, T::mag(c[i]));
+  for (int i = 0; i <= D; ++i) mx = std::max(mx, T::mag(c[i]));
+  if constexpr (D == 2) {
+    const S c0 = c[0], c1 = c[1], c2 = c[2];
+    const S a0 = h(c0, c1), a1 = h(c1, c2), b0 = h(a0, a1);
+    l[0] = c0, l[1] = a0, l[2] = b0;
+    r[0] = b0, r[1] = a1, r[2] = c2;
+  } else if constexpr (D == 3) {
+    const S c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+    const S a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3);
+    const S b0 = h(a0, a1), b1 = h(a1, a2), d0 = h(b0, b1);
+    l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0;
+    r[0] = d0, r[1] = b1, r[2] = a2, r[3] = c3;
+  } else {
+    const S c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
+    const S a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3), a3 = h(c3, c4);
+    const S b0 = h(a0, a1), b1 = h(a1, a2), b2 = h(a2, a3);
+    const S d0 = h(b0, b1), d1 = h(b1, b2), e0 = h(d0, d1);
+    l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0, l[4] = e0;
+    r[0] = e0, r[1] = d1, r[2] = b2, r[3] = a3, r[4] = c4;
   }
-  l[0] = w[0];
-  r[D] = w[D];
-  for (int k = 1; k <= D; ++k) {
-    for (int i = 0; i <= D - k; ++i) w[i] = T::half_sum(w[i], w[i + 1]);
-    l[k] = w[0];
-    r[D - k] = w[D - k];
-  }
-  return D * (T::avg_rel * mx + 0x1p-1070) * round_up;
+  return D * (T::avg_rel * mx + 0x1p-1022) * round_up;
 }
 
 template <class T, int D>
@@ -275,7 +320,7 @@ bool no_root(const typename T::S* c, double e) {  // all > e or all < -e
 // Swept boxes over a sub-interval [t0, t1]: x(t) = x0 + t (x1 - x0) is linear, so its range
 // is spanned by the two end positions. They are computed in double with error at most
 // 3 u (|x0| + |x1|) per coordinate (t in [0, 1]; one subtraction, one product, one sum);
-// we widen by 4 u (|x0| + |x1|) + 2^-1070, rounded up.
+// we widen by 4 u (|x0| + |x1|) + 2^-1022 (a normal number: see coefs_out), rounded up.
 struct Boxes {
   int split;  // vertices [0, split) against [split, 4)
   double a[4][3], d[4][3], e[4][3];  // start, displacement, widening (once per query)
@@ -285,7 +330,7 @@ struct Boxes {
         const double x0 = q->x[i][k], x1 = q->x[i + 4][k];
         a[i][k] = x0;
         d[i][k] = x1 - x0;
-        e[i][k] = (4 * u * (std::abs(x0) + std::abs(x1)) + 0x1p-1070) * round_up;
+        e[i][k] = (4 * u * (std::abs(x0) + std::abs(x1)) + 0x1p-1022) * round_up;
       }
   }
   bool disjoint(double t0, double t1) const {
@@ -347,7 +392,7 @@ struct Search {
   // number with at most base_depth + max_depth <= 100 bits); these give doubles around it.
   static double down(DD t) { return t.lo < 0 ? std::nextafter(t.hi, -1.0) : t.hi; }
   static double up(DD t) { return t.lo > 0 ? std::nextafter(t.hi, 2.0) : t.hi; }
-  double width(int depth) const { return std::ldexp(1.0, -base_depth - depth); }
+  double width(int depth) const { return pow2_neg(base_depth + depth); }
 
   bool excluded(const Node<T>& n, DD t0, int depth) const {
     return excluded_span(n, down(t0), up(t0 + DD{width(depth), 0}));
@@ -355,8 +400,9 @@ struct Search {
   bool excluded_span(const Node<T>& n, double ta, double tb) const {
     if (no_root<T, 3>(n.f, n.ef)) return true;
     for (int j = 0; j < ng; ++j)
-      if (all_below<T, 4>(n.g[j], n.eg[j])) return true;
+      if ((n.live >> j & 1) && all_below<T, 4>(n.g[j], n.eg[j])) return true;
     for (int i = 0; i < nq; i += 2) {
+      if (!(n.live >> (8 + i / 2) & 1)) continue;
       const auto *a = n.q[i], *b = n.q[i + 1];
       if ((all_below<T, 2>(a, n.eq[i]) && all_above<T, 2>(b, n.eq[i + 1])) ||
           (all_above<T, 2>(a, n.eq[i]) && all_below<T, 2>(b, n.eq[i + 1])))
@@ -376,8 +422,9 @@ struct Search {
                         (T::below(n.f[0], n.ef) && T::above(n.f[3], n.ef));
     if (!change) return false;
     for (int j = 0; j < nface; ++j)
-      for (const auto& c : n.g[j])
-        if (!T::above(c, n.eg[j])) return false;
+      if (n.live >> j & 1)
+        for (const auto& c : n.g[j])
+          if (!T::above(c, n.eg[j])) return false;
     return true;
   }
   // Depth-first, earliest half first, with an explicit stack (at most one pending right
@@ -561,14 +608,28 @@ struct Search {
       const double af = split<T, 3>(n.f, l.f, n.f);
       l.ef = n.ef = (n.ef + af) * round_up;
       if (!proven) {
+        // Conditions certainly positive here (or a pair of one certain sign each) are dead
+        // for both halves (see Node::live).
+        for (int j = 0; j < ng; ++j)
+          if ((n.live >> j & 1) && all_above<T, 4>(n.g[j], n.eg[j])) n.live &= ~(1u << j);
+        for (int i = 0; i < nq; i += 2)
+          if ((n.live >> (8 + i / 2) & 1) &&
+              ((all_above<T, 2>(n.q[i], n.eq[i]) && all_above<T, 2>(n.q[i + 1], n.eq[i + 1])) ||
+               (all_below<T, 2>(n.q[i], n.eq[i]) && all_below<T, 2>(n.q[i + 1], n.eq[i + 1]))))
+            n.live &= ~(1u << (8 + i / 2));
+        l.live = n.live;
         for (int j = 0; j < ng; ++j) {
+          if (!(n.live >> j & 1)) continue;
           const double ag = split<T, 4>(n.g[j], l.g[j], n.g[j]);
           l.eg[j] = n.eg[j] = (n.eg[j] + ag) * round_up;
         }
         for (int i = 0; i < nq; ++i) {
+          if (!(n.live >> (8 + i / 2) & 1)) continue;
           const double aq = split<T, 2>(n.q[i], l.q[i], n.q[i]);
           l.eq[i] = n.eq[i] = (n.eq[i] + aq) * round_up;
         }
+      } else {
+        l.live = n.live;
       }
       it.t0 = t0 + DD{width(depth + 1), 0};
       it.depth = depth + 1;
@@ -611,10 +672,32 @@ void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
   }
 }
 
+// With `exclude` (a span evaluation whose only question is "excluded?"), each condition is
+// tested as soon as it is computed, with the same certified test as Search::excluded_span,
+// and the evaluation stops at the first that excludes (returns true; `root` is then
+// incomplete). Why this cannot turn a hit into a miss: exclusion is "some condition proves
+// no contact", each test certified on its own coefficients and bound; a condition with
+// non-finite values cannot pass its test (every comparison with Inf or NaN against a finite
+// or infinite bound is false), so stopping early only skips conditions whose verdict is not
+// needed. (The full evaluation then tested finite_node over all conditions first; in the
+// domain nothing overflows, so the verdicts are the same.)
 template <class T>
-void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault,
-               bool f_only = false) {
+bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault,
+               bool f_only = false, const Search<T>* exclude = nullptr) {
+  auto f_out = [&] { return exclude && no_root<T, 3>(root.f, root.ef); };
+  auto g_out = [&](int j) { return exclude && all_below<T, 4>(root.g[j], root.eg[j]); };
+  auto pairs_out_from = [&](int i0) {
+    if (!exclude) return false;
+    for (int i = i0; i < i0 + 6; i += 2) {
+      const auto *a = root.q[i], *b = root.q[i + 1];
+      if ((all_below<T, 2>(a, root.eq[i]) && all_above<T, 2>(b, root.eq[i + 1])) ||
+          (all_above<T, 2>(a, root.eq[i]) && all_below<T, 2>(b, root.eq[i + 1])))
+        return true;
+    }
+    return false;
+  };
   nq = 0;
+  root.live = ~0u;
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
     // p = x0, triangle a = x1, b = x2, c = x3. g_0..2: barycentric coordinates times |n|^2.
@@ -622,23 +705,29 @@ void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     const auto pa = lin<T>(x[0], x[1], x[4], x[5], span);
     const auto n = cross(ba, ca);
     root.ef = coefs_out<T>(dot3(n, pa), root.f);
-    if (f_only) return;
+    if (f_only || f_out()) return !f_only;
     const auto pb = lin<T>(x[0], x[2], x[4], x[6], span), pc = lin<T>(x[0], x[3], x[4], x[7], span);
     const auto cb = lin<T>(x[3], x[2], x[7], x[6], span), ac = lin<T>(x[1], x[3], x[5], x[7], span);
     const auto kv = cross(ba, pa);
     root.eg[0] = coefs_out<T>(dot4(n, kv), root.g[0]);
+    if (g_out(0)) return true;
     root.eg[1] = coefs_out<T>(dot4(n, cross(cb, pb)), root.g[1]);
+    if (g_out(1)) return true;
     root.eg[2] = coefs_out<T>(dot4(n, cross(ac, pc)), root.g[2]);
+    if (g_out(2)) return true;
     // p - a = u (b - a) + v (c - a) gives (b-a) x (p-a) = v n, (p-a) x (c-a) = u n,
     // (b-p) x (c-p) = (1-u-v) n, so |.|^2 <= |n|^2: necessary even when n = 0, and it
     // separates a point from a degenerate (collinear) triangle.
     const auto nn = dot4(n, n);
     const auto ku = cross(pa, ca);
     root.eg[3] = coefs_out<T>(minus(nn, dot4(kv, kv)), root.g[3]);
+    if (g_out(3)) return true;
     root.eg[4] = coefs_out<T>(minus(nn, dot4(ku, ku)), root.g[4]);
+    if (g_out(4)) return true;
     const auto bp = lin<T>(x[2], x[0], x[6], x[4], span), cp = lin<T>(x[3], x[0], x[7], x[4], span);
     const auto kw = cross(bp, cp);
     root.eg[5] = coefs_out<T>(minus(nn, dot4(kw, kw)), root.g[5]);
+    if (g_out(5)) return true;
     // (The pairs (n_k -+ lambda n_k) would apply here too; they double the cost per
     // sub-interval and were not needed on the public or generated sets, so they are off.)
   } else {
@@ -647,22 +736,31 @@ void root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     const auto w = lin<T>(x[2], x[0], x[6], x[4], span);
     const auto m = cross(da, db);
     root.ef = coefs_out<T>(dot3(m, w), root.f);
-    if (f_only) return;
+    if (f_only || f_out()) return !f_only;
     // = s m and u m at a common point (the planted fault swaps the first cross product)
     const auto ks = fault == CcdFault::ee_cross_sign ? cross(db, w) : cross(w, db);
     const auto ku = cross(w, da);
     root.eg[0] = coefs_out<T>(dot4(m, ks), root.g[0]);          // s |m|^2 >= 0
+    if (g_out(0)) return true;
     root.eg[1] = coefs_out<T>(dot4(m, sub(m, ks)), root.g[1]);  // (1 - s) |m|^2 >= 0
+    if (g_out(1)) return true;
     root.eg[2] = coefs_out<T>(dot4(m, ku), root.g[2]);          // u |m|^2 >= 0
+    if (g_out(2)) return true;
     root.eg[3] = coefs_out<T>(dot4(m, sub(m, ku)), root.g[3]);  // (1 - u) |m|^2 >= 0
+    if (g_out(3)) return true;
     // |s m|^2 <= |m|^2 and |u m|^2 <= |m|^2 hold even for parallel edges (m = 0) and
     // separate parallel edges that are apart.
     const auto mm = dot4(m, m);
     root.eg[4] = coefs_out<T>(minus(mm, dot4(ks, ks)), root.g[4]);
+    if (g_out(4)) return true;
     root.eg[5] = coefs_out<T>(minus(mm, dot4(ku, ku)), root.g[5]);
+    if (g_out(5)) return true;
     pairs_out(m, ks, root, nq);
+    if (pairs_out_from(0)) return true;
     pairs_out(m, ku, root, nq);
+    if (pairs_out_from(6)) return true;
   }
+  return false;
 }
 
 // The double search hands unproven intervals at depths 12, 24, 36 to root_spans (Ask::jump).
@@ -725,7 +823,7 @@ bool root_spans(const cases::CcdQuery& q, double b, double w, double known, CcdF
   auto f_excluded = [&](DD ta, DD tb) { return f_excluded_dd(q, ta, tb, fault, nodes, n); };
   auto excluded = [&](DD ta, DD tb) {
     ++nodes;
-    root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+    if (root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault, false, &s)) return true;  // early
     return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
   };
   const DD lo{b, 0}, hi{b + w, 0};  // b + w is exact (b a multiple of w, w a power of 2)
@@ -902,7 +1000,7 @@ bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, Ccd
   std::sort(roots, roots + nr, [&](const Root& a, const Root& c) { return less(a.t, c.t); });
   auto excluded = [&](DD ta, DD tb) {
     ++nodes;
-    root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+    if (root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault, false, &s)) return true;  // early
     return finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb));
   };
   // A span that is not excluded is the answer's leaf when it is no wider than 2^-91, middle
@@ -953,7 +1051,7 @@ bool touch_at_known(const cases::CcdQuery& q, double known, double end, CcdFault
   const DD ta{known, 0}, tk = two_sum(known, 0x1p-92), te{end, 0};  // exact
   const DD tb = tk.hi < te.hi || (tk.hi == te.hi && tk.lo <= te.lo) ? tk : te;
   ++nodes;
-  root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault);
+  if (root_node<DDTraits>(q, Span{ta, tb}, s.nq, n, fault, false, &s)) return false;  // early
   return !(finite_node(n, 6) && s.excluded_span(n, S::down(ta), S::up(tb)));
 }
 
@@ -1002,7 +1100,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       if (jump_budget < 1) return {false, 1, false, false, false};
       int nodes = 0;
       Node<DDTraits> n;
-      const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + std::ldexp(1.0, -depth), 0}, fault, nodes, n);
+      const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + pow2_neg(depth), 0}, fault, nodes, n);
       tr.nodes += nodes;
       jump_budget -= nodes;
       tr.grown = tr.grown || ex;
@@ -1018,7 +1116,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
     bool f_flat = false;  // f has no simple root that root_spans can use
     if (budget >= 4) {
       int nodes = 0;
-      const bool settled = root_spans(q, t0, std::ldexp(1.0, -depth), known, fault, nodes, r, f_flat);
+      const bool settled = root_spans(q, t0, pow2_neg(depth), known, fault, nodes, r, f_flat);
       tr.nodes += nodes;
       budget -= nodes;
       if (settled) {
@@ -1030,7 +1128,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
       // Once per query (a span that is excluded says nothing about the next one's start).
       touch = false;
       int nodes = 0;
-      const bool hit = touch_at_known(q, known, t0 + std::ldexp(1.0, -depth), fault, nodes);
+      const bool hit = touch_at_known(q, known, t0 + pow2_neg(depth), fault, nodes);
       tr.nodes += nodes;
       budget -= nodes;
       if (hit) {
@@ -1041,7 +1139,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
     if (ask == Ask::jump) return {false, 1, false, false, false};
     if (budget >= 4 && sweep && f_flat && depth >= sweep_min_depth) {
       int nodes = 0;
-      const bool settled = sweep_spans(q, t0, std::ldexp(1.0, -depth), known, fault,
+      const bool settled = sweep_spans(q, t0, pow2_neg(depth), known, fault,
                                        std::min(budget - 1, ccd_max_spans_sweep), nodes, r);
       tr.nodes += nodes;
       budget -= nodes;
@@ -1054,7 +1152,7 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
     if (budget <= 0) return {true, t0, false, true};
     int none = 0;
     const int before = tr.nodes;
-    r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + std::ldexp(1.0, -depth), 0}}, depth, budget,
+    r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + pow2_neg(depth), 0}}, depth, budget,
                         ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
     budget -= tr.nodes - before;
     return r;

@@ -62,15 +62,22 @@
 // interval of width 2^-48 is a leaf (as in stage 1) instead of bisecting f on to 2^-100.
 // Stage 2 settles near misses a double cannot separate from a touch, and reports a hit when
 // it cannot exclude everything. Coefficients on a sub-interval [ta, tb] are computed
-// directly from the positions there (below), not by subdividing [0, 1].
+// directly from the positions there (below), not by subdividing [0, 1]. A span evaluation
+// that only asks "excluded?" stops at the first condition that excludes the span; in the
+// bisection a condition certainly positive on an interval (a pair: both of one certain sign)
+// is no longer split or tested below it, since it cannot exclude any sub-interval (ccd.cpp,
+// Node::live).
 //
 // Certified error bound. Every coefficient is one expression tree of +, -, * on the
 // rounded coordinate differences, of depth <= 13 (roundings along any path, the difference
 // included). By the standard forward error bound (Higham, Accuracy and Stability of
 // Numerical Algorithms, 2nd ed., Lemma 3.1 and §3.1), |computed - exact| <= gamma_13 * A
 // where A is the same tree on absolute values; we evaluate A alongside and use
-// 16 u A + 2^-1060 (u = 2^-53; the slack covers the rounding of A itself and gradual
-// underflow). Each de Casteljau halving adds at most d u max|coef| + 2^-1070 to the bound of
+// 16 u A + 2^-1022 (u = 2^-53; the slack covers the rounding of A itself and gradual
+// underflow, each rounding there off by <= 2^-1075; it is the smallest normal double, so no
+// bound is ever subnormal: subnormal operands cost ~100 cycles per operation and made the
+// slowest queries, parallel edges with m = 0, 5x slower). Each de Casteljau halving adds at
+// most d (u max|coef| + 2^-1022) to the bound of
 // a degree-d polynomial (averages of bounded errors stay bounded). In double-double the
 // differences are exact (TwoSum) and each operation has relative error <= 8u^2 (Joldes,
 // Muller, Popescu 2017), giving 2^-97 A (12 roundings: 96 u^2 < 2^-99). On a sub-interval
@@ -156,7 +163,7 @@ cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace);
 // The fast variant's stated domain: every coordinate finite with magnitude <= 2^200 (the
 // coefficient trees of degree <= 4 in coordinate differences stay below 2^810, far from
 // overflow) and ccd_scale >= 2^-200
-// (the absolute underflow slack 2^-1060 of the bounds stays below 2^-250 of a degree-4
+// (the absolute underflow slack 2^-1022 of the bounds stays below 2^-220 of a degree-4
 // tree of that scale). Outside it ccd() still never misses (a cut-short hit at t = 0 beyond
 // 2^200; below 2^-200 the slack dominates and hits are reported where nothing can be
 // excluded), but the stated resolution bound is not claimed: the harness gives such
