@@ -1093,6 +1093,27 @@ IntervalBound interval_bound(cases::CcdKind kind, const std::array<D3, 8>& x, do
   return {std::isfinite(bound) ? std::max(bound, 0.0) : 0.0, len};
 }
 
+// The query scaled by a power of two to max |x| = s in [1, 2) (exact, or underflowing by at
+// most 2^-1074), and the bound over [t0, t1] relative to the scale, with the slack derived
+// below (2^-43 of the scale).
+struct ScaledQuery {
+  cases::CcdKind kind;
+  std::array<D3, 8> x;
+  double s;
+  explicit ScaledQuery(const cases::CcdQuery& q) : kind(q.kind) {
+    const double scale = cases::ccd_scale(q);
+    const int e = std::ilogb(scale);
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < 3; ++k) x[i][k] = std::ldexp(q.x[i][k], -e);
+    s = std::ldexp(scale, -e);
+  }
+  // {bound, distance at the middle}, both relative to the scale.
+  IntervalBound over(double t0, double t1) const {
+    const auto b = interval_bound(kind, x, t0, t1);
+    return {std::max(0.0, (b.bound - 0x1p-43) / s), b.mid / s};
+  }
+};
+
 }  // namespace
 
 // Error margin (scaled units: max |x| = s' in [1, 2), u = 2^-53). Scaling by a power of two
@@ -1114,15 +1135,8 @@ IntervalBound interval_bound(cases::CcdKind kind, const std::array<D3, 8>& x, do
 // dividing by s' >= 1 rounds once (relative u, < 2^-50).
 double ccd_separation_lower_bound(const cases::CcdQuery& q, double target) {
   require_finite(q);
-  const double scale = cases::ccd_scale(q);
-  const int e = std::ilogb(scale);
-  std::array<D3, 8> x;
-  for (int i = 0; i < 8; ++i)
-    for (int k = 0; k < 3; ++k) x[i][k] = std::ldexp(q.x[i][k], -e);
-  const double s = std::ldexp(scale, -e);  // in [1, 2)
-  constexpr double slack = 0x1p-43;
+  const ScaledQuery sq(q);
   constexpr int max_depth = 24, max_intervals = 128;
-  auto relative = [&](double b) { return std::max(0.0, (b - slack) / s); };
   struct Interval {
     double t0, t1;
     int depth;
@@ -1139,11 +1153,11 @@ double ccd_separation_lower_bound(const cases::CcdQuery& q, double target) {
       for (int k = 0; k < top; ++k) lower = std::min(lower, stack[k].parent);
       return lower;
     }
-    const auto ib = interval_bound(q.kind, x, iv.t0, iv.t1);
-    const double b = relative(ib.bound);
+    const auto ib = sq.over(iv.t0, iv.t1);
+    const double b = ib.bound;
     // Not above the target at the depth limit, or the primitives come within the target at
     // the middle (no bound can exceed it then): stop, with the bound found so far.
-    if (b > target || iv.depth == max_depth || !(ib.mid / s > target)) {
+    if (b > target || iv.depth == max_depth || !(ib.mid > target)) {
       lower = std::min(lower, b);
       if (b > target) continue;
       for (int k = 0; k < top; ++k) lower = std::min(lower, stack[k].parent);
@@ -1168,18 +1182,12 @@ double ccd_separation_lower_bound(const cases::CcdQuery& q, double target) {
 // std::partial_sort's order, so that case runs the estimate itself. A window whose bound
 // exceeds x cannot bring the minimum to x; the others run the estimate's own search.
 bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
+  require_finite(q);
   constexpr int n = 1024;
   const long double scale = cases::ccd_scale(q);
   auto at_most = [&](long double d) { return static_cast<double>(d / scale) <= x; };
-  const int e = std::ilogb(cases::ccd_scale(q));
-  std::array<D3, 8> xs;
-  for (int i = 0; i < 8; ++i)
-    for (int k = 0; k < 3; ++k) xs[i][k] = std::ldexp(q.x[i][k], -e);
-  const double s = std::ldexp(cases::ccd_scale(q), -e);
-  // The bound over [t0, t1] relative to the scale (the same slack as above).
-  auto bound = [&](double t0, double t1) {
-    return std::max(0.0, (interval_bound(q.kind, xs, t0, t1).bound - 0x1p-43) / s);
-  };
+  const ScaledQuery sq(q);
+  auto bound = [&](double t0, double t1) { return sq.over(t0, t1).bound; };
   std::array<long double, n + 1> d;
   std::array<bool, n + 1> known{};
   std::vector<int> evaluated;
