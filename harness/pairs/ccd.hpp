@@ -14,8 +14,8 @@
 namespace contactbench::harness {
 
 // What is known of a query's reference answer and of a miss's separation (the estimate
-// reference::ccd_separation_of_miss, ~1,300 distance evaluations; the rule needs it only
-// for a false positive, or where a proven lower bound does not clear the excuse threshold).
+// reference::ccd_separation_of_miss, ~1,300 distance evaluations; the rule needs its value
+// only for a false positive, elsewhere only which side of the excuse threshold it is on).
 struct CcdMemoEntry {
   cases::CcdResult ref;
   double sep = -1;       // the separation of a miss (< 0: a hit, or not computed)
@@ -106,7 +106,7 @@ struct CcdPair : Pair<cases::Ccd> {
 // exact reference (the costliest of all the references) would dominate seven times over.
 // CcdPair::compare (check and eval only, never the benchmarks) stores what it computed; the
 // planted faults read it (computing the reference on a miss of the memo) and add what they
-// computed (the separation, a higher lower bound; an entry is never otherwise changed).
+// computed (the separation, tighter bounds of it; an entry is never otherwise changed).
 // Pure functions of the query, so the verdicts are the same; at most 2^20 queries are kept.
 CcdMemoEntry ccd_memo(const cases::CcdQuery& q);
 void ccd_memo_store(const cases::CcdQuery& q, const CcdMemoEntry& e);
