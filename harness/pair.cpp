@@ -84,7 +84,8 @@ nlohmann::json comparison_json(const Comparison& c, Agreement agreement) {
                       {"bound", json_number(e.bound)}, {"unit", e.unit},
                       {"within", within(e.error, e.bound)}});
   for (const auto& d : c.decisions)
-    decisions.push_back({{"decision", d.name}, {"value", d.value}, {"margin", json_number(d.margin)},
+    decisions.push_back({{"decision", d.name}, {"value", d.value},
+                         {"margin", json_number(d.exact_margin ? d.exact_margin() : d.margin)},
                          {"bound", json_number(d.bound)}, {"unit", d.unit}});
   nlohmann::json out = {{"mismatches", mismatches}, {"errors", errors}, {"decisions", decisions}};
   if (c.false_positive) out["false_positive"] = true;

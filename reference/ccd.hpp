@@ -37,6 +37,23 @@ double ccd_separation(const cases::CcdQuery& q);
 // The same for a query already known to miss (skips the exact decision).
 double ccd_separation_of_miss(const cases::CcdQuery& q);
 
+// A proven lower bound L of the separation (same units as ccd_separation): L <= the exact
+// minimum distance over t in [0, 1] / ccd_scale, and L <= the estimate
+// ccd_separation_of_miss(q) (its rounding error is part of the margin). Cheap: the swept
+// boxes and a gap along the closest-point direction on sub-intervals of [0, 1] (double, with
+// a derived error margin of 2^-43 of the scale), bisected until L > target (or at most 128
+// sub-intervals, 24 levels); returns as soon as L > target is proven or cannot be (then L <=
+// target, possibly 0). For callers that only need to know that the separation exceeds a
+// threshold. Throws cases::InputError on NaN/Inf.
+double ccd_separation_lower_bound(const cases::CcdQuery& q, double target);
+
+// Exactly ccd_separation_of_miss(q) <= x (the same samples, the same rounding), but only the
+// samples that can decide it are evaluated: the grid best first (cells the lower bound puts
+// above the three smallest are skipped), the searches only in windows the bound does not put
+// above x, stopping at the first sample <= x. For the count of misses within a threshold
+// (call ccd_separation_lower_bound first for far misses: it is cheaper there).
+bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x);
+
 // Distance between the primitives at time t divided by nothing (absolute; long double, not
 // exact, an upper estimate in the sense above): the independent check the tests use on the
 // exact answers, the basis of ccd_separation, and the gate's test of an early fast toi.

@@ -6,7 +6,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 
 namespace contactbench::harness {
@@ -54,9 +56,19 @@ constexpr std::size_t memo_cap = std::size_t{1} << 20;  // ~100 MB at most
 }  // namespace
 
 void ccd_memo_store(const cases::CcdQuery& q, const CcdMemoEntry& e) {
-  if (memo().size() >= memo_cap) return;
+  const MemoKey k(q);
   Memo::accessor a;
-  if (memo().insert(a, MemoKey(q))) a->second = e;
+  if (!memo().find(a, k)) {
+    if (memo().size() >= memo_cap) return;
+    if (memo().insert(a, k)) {
+      a->second = e;
+      return;
+    }
+  }
+  // Present: complete what is known (pure functions of the query, so never a change).
+  if (a->second.sep < 0) a->second.sep = e.sep;
+  a->second.sep_lower = std::max(a->second.sep_lower, e.sep_lower);
+  a->second.sep_upper = std::min(a->second.sep_upper, e.sep_upper);
 }
 
 CcdMemoEntry ccd_memo(const cases::CcdQuery& q) {
@@ -67,21 +79,31 @@ CcdMemoEntry ccd_memo(const cases::CcdQuery& q) {
   }
   CcdMemoEntry e;
   e.ref = reference::ccd(q);
-  if (!e.ref.hit) e.sep = reference::ccd_separation_of_miss(q);
   ccd_memo_store(q, e);
   return e;
 }
 
+Comparison ccd_compare_memo(const cases::CcdQuery& q, const cases::CcdResult& ref,
+                            const cases::CcdResult& fast, double claim) {
+  CcdMemoEntry e = ccd_memo(q);
+  const CcdMemoEntry before = e;
+  auto c = CcdPair::compare_claim(q, ref, fast, claim, e);
+  if (e.sep != before.sep || e.sep_lower != before.sep_lower || e.sep_upper != before.sep_upper)
+    ccd_memo_store(q, e);
+  return c;
+}
+
 Comparison CcdPair::compare(const Query& q, const Result& ref, const Result& fast) {
-  // The separation of a miss is needed for the coverage table anyway: compute it once and
-  // keep it with the reference's answer for the planted faults (ccd_memo).
-  const double sep = ref.hit ? -1.0 : reference::ccd_separation_of_miss(q);
-  ccd_memo_store(q, {ref, sep});
-  return compare_claim(q, ref, fast, 1.0, sep);
+  // Keep the reference's answer and what was learnt of the separation for the planted
+  // faults (ccd_memo).
+  CcdMemoEntry e{ref};
+  auto c = compare_claim(q, ref, fast, 1.0, e);
+  ccd_memo_store(q, e);
+  return c;
 }
 
 Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Result& fast,
-                                  double claim, double sep) {
+                                  double claim, CcdMemoEntry& known) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   // The separation estimates are upper estimates up to ~2^-60 of the scale (long double);
   // excusing only below half the stated bound keeps that error far on the safe side.
@@ -89,6 +111,7 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
   const auto bounds = fast::ccd_bounds(q, fast.hit ? fast.toi : 0.0);
   const double excuse_below = claim * bounds.separation / 2;
   Comparison c;
+  std::function<double()> lazy_separation;  // set when the rule did not need the separation
   // The reference's decisions, for the coverage table.
   if (ref.hit) {
     c.reached("hit", "hit", 1 - ref.toi, 0.0, "time (step = 1)");
@@ -97,12 +120,37 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
               t0 || t1 ? 0.0 : std::min(ref.toi_up, 1 - ref.toi), bounds.toi_gap, "time (step = 1)");
     c.reached("feature", cases::to_string(ref.feature), ref.feature_margin, excuse_below, "× ccd scale");
   } else {
-    if (sep < 0) sep = reference::ccd_separation_of_miss(q);
+    // The count needs only whether the separation exceeds excuse_below, the false-positive
+    // rule its value: a proven lower bound above the threshold settles the first.
+    const bool settled = known.sep_lower > excuse_below || known.sep_upper <= excuse_below;
+    if (known.sep < 0 && fast.hit) {
+      known.sep = reference::ccd_separation_of_miss(q);
+    } else if (known.sep < 0 && !settled) {
+      known.sep_lower = std::max(known.sep_lower, reference::ccd_separation_lower_bound(q, excuse_below));
+      if (!(known.sep_lower > excuse_below)) {
+        if (reference::ccd_separation_of_miss_at_most(q, excuse_below))
+          known.sep_upper = std::min(known.sep_upper, excuse_below);
+        else  // the separation is a double above the threshold
+          known.sep_lower = std::nextafter(excuse_below, inf);
+      }
+    }
     // A miss is decided exactly, so its margin is positive even where the long-double
     // estimate rounds to 0 (separations below ~2^-64 of the scale).
-    c.reached("hit", "miss", std::max(sep, std::numeric_limits<double>::denorm_min()),
-              excuse_below, "× ccd scale");
+    auto margin = [](double s) { return std::max(s, std::numeric_limits<double>::denorm_min()); };
+    if (known.sep >= 0) {
+      c.reached("hit", "miss", margin(known.sep), excuse_below, "× ccd scale");
+    } else {  // sep_lower > excuse_below or sep_upper <= excuse_below: the same count
+      auto cache = std::make_shared<double>(-1.0);  // for a record: computed once
+      lazy_separation = [q, cache] {
+        if (*cache < 0) *cache = reference::ccd_separation_of_miss(q);
+        return *cache;
+      };
+      const double side = known.sep_lower > excuse_below ? known.sep_lower : known.sep_upper;
+      c.decisions.push_back({"hit", "miss", side, excuse_below, "× ccd scale",
+                             [s = lazy_separation, margin] { return margin(s()); }});
+    }
   }
+  const double sep = known.sep;  // < 0 for a hit, or a miss where the rule did not need it
   if (q.ground_truth >= 0 && (q.ground_truth == 1) != ref.hit)
     c.mismatches.push_back({"reference_vs_ground_truth",
                             fmt::format("{} but ground truth is {}", ref.hit, q.ground_truth == 1),
@@ -142,10 +190,11 @@ Comparison CcdPair::compare_claim(const Query& q, const Result& ref, const Resul
   // the conditioning behind the stated bound (ccd_separation_bound_at = 2^-38 kappa, kappa
   // clamped to [4, 2^16], so kappa is recovered exactly), the cut-short flag, the ground truth.
   const double at = fast.hit ? fast.toi : 0.0, kappa = bounds.separation * 0x1p38;
-  const double separation = ref.hit ? 0.0 : sep, scale = cases::ccd_scale(q);
+  const double scale = cases::ccd_scale(q);
   const bool cut_short = fast.cut_short;
   const int ground_truth = q.ground_truth;
   c.explain = [=] {
+    const double separation = ref.hit ? 0.0 : lazy_separation ? lazy_separation() : sep;
     return nlohmann::json{
         {"scale", {{"value", json_number(scale)}, {"unit", "length (query units)"},
                    {"what", "ccd scale: the largest |coordinate|; the unit of the distances below"}}},

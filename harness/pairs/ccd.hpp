@@ -13,6 +13,16 @@
 
 namespace contactbench::harness {
 
+// What is known of a query's reference answer and of a miss's separation (the estimate
+// reference::ccd_separation_of_miss, ~1,300 distance evaluations; the rule needs its value
+// only for a false positive, elsewhere only which side of the excuse threshold it is on).
+struct CcdMemoEntry {
+  cases::CcdResult ref;
+  double sep = -1;       // the separation of a miss (< 0: a hit, or not computed)
+  double sep_lower = 0;  // a proven lower bound of it (reference::ccd_separation_lower_bound)
+  double sep_upper = std::numeric_limits<double>::infinity();  // a proven upper bound of it
+};
+
 struct CcdPair : Pair<cases::Ccd> {
   static constexpr std::string_view stem = "ccd";
   static constexpr Agreement agreement = Agreement::conservative;
@@ -58,10 +68,17 @@ struct CcdPair : Pair<cases::Ccd> {
   //    ccd_separation_bound_at / 2 (unless cut_short: then a counted false positive).
   static Comparison compare(const Query& q, const Result& ref, const Result& fast);
   // The rule with the stated resolution bound multiplied by `claim` (1: the fast variant's
-  // own claim; a planted fault states a tighter one); `sep`: the reference's separation of a
-  // miss when already known (< 0: compute it).
+  // own claim; a planted fault states a tighter one). `known`: what is known of the
+  // separation of a miss (ref is `ref`); what this computes is added to it. The separation's
+  // value is computed only for a false positive (the rule and its note quote it); for the
+  // other misses the count needs only whether it is <= the excuse threshold, which a proven
+  // lower bound above it (reference::ccd_separation_lower_bound, also below the estimate)
+  // or else reference::ccd_separation_of_miss_at_most (exact, early-exiting) settles. The
+  // coverage decision "miss" then carries a bound on the same side of the threshold (the
+  // counts are the same) and records compute the separation itself
+  // (Comparison::Decision::exact_margin, explain).
   static Comparison compare_claim(const Query& q, const Result& ref, const Result& fast,
-                                  double claim, double sep);
+                                  double claim, CcdMemoEntry& known);
   // C ABI (include/contactbench/ccd.h); toi_up, feature and its margin stay unset (fast's).
   using CQuery = contactbench_ccd_query;
   using CResult = contactbench_ccd_result;
@@ -84,25 +101,25 @@ struct CcdPair : Pair<cases::Ccd> {
   }
 };
 
-// The reference's answer and a miss's separation for one query, memoised: `check --planted`
-// runs the same queries for the family and each planted fault, and the exact reference
-// (the costliest of all the references) would dominate seven times over. CcdPair::compare (check and eval only,
-// never the benchmarks) stores what it computed; the planted faults read it (computing it on a
-// miss of the memo). Pure functions of the query, so the verdicts are the same; at most 2^20
-// queries are kept.
-struct CcdMemoEntry {
-  cases::CcdResult ref;
-  double sep = -1;  // separation of a miss (< 0: a hit)
-};
+// The reference's answer and what is known of a miss's separation for one query, memoised:
+// `check --planted` runs the same queries for the family and each planted fault, and the
+// exact reference (the costliest of all the references) would dominate seven times over.
+// CcdPair::compare (check and eval only, never the benchmarks) stores what it computed; the
+// planted faults read it (computing the reference on a miss of the memo) and add what they
+// computed (the separation, tighter bounds of it; an entry is never otherwise changed).
+// Pure functions of the query, so the verdicts are the same; at most 2^20 queries are kept.
 CcdMemoEntry ccd_memo(const cases::CcdQuery& q);
 void ccd_memo_store(const cases::CcdQuery& q, const CcdMemoEntry& e);
+// compare_claim on the memo's entry, storing what it computed.
+Comparison ccd_compare_memo(const cases::CcdQuery& q, const cases::CcdResult& ref,
+                            const cases::CcdResult& fast, double claim);
 
 // Planted faults (registered in harness/registry.cpp as ccd_planted_<name>; `check --family
 // ccd --planted` must find each one `wrong`). Each is a bug a real CCD kernel could have.
 struct CcdPlanted : CcdPair {
   static Result reference(const Query& q) { return ccd_memo(q).ref; }
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    return compare_claim(q, ref, fast, 1.0, ccd_memo(q).sep);
+    return ccd_compare_memo(q, ref, fast, 1.0);
   }
 };
 // Not registered: "a contact at t = 0 for every query" is too blunt to count towards the
@@ -141,7 +158,7 @@ struct CcdEdgeCrossSignFault : CcdPlanted {
 };
 struct CcdTightBoundFault : CcdPlanted {  // the honest kernel claiming 2^-24 of its resolution
   static Comparison compare(const Query& q, const Result& ref, const Result& fast) {
-    return compare_claim(q, ref, fast, 0x1p-24, ccd_memo(q).sep);
+    return ccd_compare_memo(q, ref, fast, 0x1p-24);
   }
 };
 

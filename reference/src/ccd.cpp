@@ -995,4 +995,263 @@ double ccd_separation_of_miss(const cases::CcdQuery& q) {
   return static_cast<double>(best / cases::ccd_scale(q));
 }
 
+
+// ---------------------------------------------------------------------------------------
+// A proven lower bound of the separation (double arithmetic with explicit error margins).
+// Linear motion: over [t0, t1] a primitive stays in the convex hull of its vertices at t0
+// and t1, so the distance between the two hulls bounds the distance at every t in between
+// from below. Two certified lower bounds of that hull distance are taken, the larger kept:
+// the distance between the hulls' axis-aligned boxes, and the gap of the hulls along one
+// unit axis n (min over B of n.x - max over A of n.x), n the direction between the closest
+// points of the primitives at the middle of the interval (any n gives a valid bound; this
+// one makes the bound converge to the distance as the interval shrinks). [0, 1] is bisected
+// where the bound does not yet exceed the target.
+namespace {
+
+using D3 = Eigen::Vector3d;
+
+D3 closest_on_segment(const D3& p, const D3& a, const D3& b) {
+  const D3 e = b - a;
+  const double ee = e.squaredNorm();
+  return ee > 0 ? D3(a + std::clamp((p - a).dot(e) / ee, 0.0, 1.0) * e) : a;
+}
+
+// The closest points (approximate: they only choose the axis) of the primitives: A = the
+// vertex (vertex-face) or edge x0 x1; B = the face or edge x2 x3.
+std::pair<D3, D3> closest_points(cases::CcdKind kind, const std::array<D3, 4>& v) {
+  std::pair<D3, D3> best{v[0], v[1]};
+  double bd = std::numeric_limits<double>::infinity();
+  auto take = [&](const D3& a, const D3& b) {
+    const double d = (b - a).squaredNorm();
+    if (d < bd) bd = d, best = {a, b};
+  };
+  if (kind == cases::CcdKind::vertex_face) {
+    const D3 &p = v[0], &a = v[1], &b = v[2], &c = v[3];
+    take(p, closest_on_segment(p, a, b));
+    take(p, closest_on_segment(p, b, c));
+    take(p, closest_on_segment(p, c, a));
+    const D3 n = (b - a).cross(c - a);
+    const double nn = n.squaredNorm();
+    if (nn > 0) {
+      const double la = n.dot((c - b).cross(p - b)) / nn, lb = n.dot((a - c).cross(p - c)) / nn,
+                   lc = n.dot((b - a).cross(p - a)) / nn;
+      if (la >= 0 && lb >= 0 && lc >= 0) take(p, D3((la * a + lb * b + lc * c) / (la + lb + lc)));
+    }
+  } else {
+    const D3 &a0 = v[0], &a1 = v[1], &b0 = v[2], &b1 = v[3];
+    take(a0, closest_on_segment(a0, b0, b1));
+    take(a1, closest_on_segment(a1, b0, b1));
+    take(closest_on_segment(b0, a0, a1), b0);
+    take(closest_on_segment(b1, a0, a1), b1);
+    const D3 da = a1 - a0, db = b1 - b0, m = da.cross(db), w = b0 - a0;
+    const double mm = m.squaredNorm();
+    if (mm > 0) {
+      const double s = w.cross(db).dot(m) / mm, u = w.cross(da).dot(m) / mm;
+      if (s >= 0 && s <= 1 && u >= 0 && u <= 1) take(D3(a0 + s * da), D3(b0 + u * db));
+    }
+  }
+  return best;
+}
+
+// Lower bound (before the slack below) of the distance between the primitives over
+// [t0, t1], coordinates scaled to max |x| in [1, 2): the larger of the box distance and the
+// axis gap (0 when neither is positive); and the distance at the middle (approximate).
+struct IntervalBound {
+  double bound, mid;
+};
+IntervalBound interval_bound(cases::CcdKind kind, const std::array<D3, 8>& x, double t0, double t1) {
+  const int a_end = kind == cases::CcdKind::vertex_face ? 1 : 2;  // A = vertices [0, a_end)
+  std::array<D3, 8> p;  // vertex i at t0 (p[2i]) and at t1 (p[2i + 1])
+  for (int i = 0; i < 4; ++i) {
+    p[2 * i] = (1 - t0) * x[i] + t0 * x[i + 4];
+    p[2 * i + 1] = (1 - t1) * x[i] + t1 * x[i + 4];
+  }
+  D3 lo_a = p[0], hi_a = p[0], lo_b = p[2 * a_end], hi_b = p[2 * a_end];
+  for (int j = 0; j < 8; ++j) {
+    D3& lo = j < 2 * a_end ? lo_a : lo_b;
+    D3& hi = j < 2 * a_end ? hi_a : hi_b;
+    lo = lo.cwiseMin(p[j]), hi = hi.cwiseMax(p[j]);
+  }
+  const D3 gap = (lo_b - hi_a).cwiseMax(lo_a - hi_b).cwiseMax(D3::Zero());
+  double bound = gap.norm();
+  const double tm = t0 / 2 + t1 / 2;
+  std::array<D3, 4> mid;
+  for (int i = 0; i < 4; ++i) mid[i] = (1 - tm) * x[i] + tm * x[i + 4];
+  const auto [ca, cb] = closest_points(kind, mid);
+  const D3 d = cb - ca;
+  const double len = d.norm();
+  if (len > 0x1p-400) {  // squares far from underflow: |n| = 1 within 4u
+    const D3 n = d / len;
+    double max_a = -std::numeric_limits<double>::infinity(), min_b = -max_a;
+    for (int j = 0; j < 8; ++j) {
+      const double s = n.dot(p[j]);
+      if (j < 2 * a_end) max_a = std::max(max_a, s);
+      else min_b = std::min(min_b, s);
+    }
+    bound = std::max(bound, min_b - max_a);
+  }
+  return {std::isfinite(bound) ? std::max(bound, 0.0) : 0.0, len};
+}
+
+// The query scaled by a power of two to max |x| = s in [1, 2) (exact, or underflowing by at
+// most 2^-1074), and the bound over [t0, t1] relative to the scale, with the slack derived
+// below (2^-43 of the scale).
+struct ScaledQuery {
+  cases::CcdKind kind;
+  std::array<D3, 8> x;
+  double s;
+  explicit ScaledQuery(const cases::CcdQuery& q) : kind(q.kind) {
+    const double scale = cases::ccd_scale(q);
+    const int e = std::ilogb(scale);
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < 3; ++k) x[i][k] = std::ldexp(q.x[i][k], -e);
+    s = std::ldexp(scale, -e);
+  }
+  // {bound, distance at the middle}, both relative to the scale.
+  IntervalBound over(double t0, double t1) const {
+    const auto b = interval_bound(kind, x, t0, t1);
+    return {std::max(0.0, (b.bound - 0x1p-43) / s), b.mid / s};
+  }
+};
+
+}  // namespace
+
+// Error margin (scaled units: max |x| = s' in [1, 2), u = 2^-53). Scaling by a power of two
+// is exact (or underflows by at most 2^-1074). Dyadic t0, t1 with at most 50 bits: 1 - t is
+// exact, so each computed position is within 2.01 u s' of the exact one per coordinate
+// (two products and a sum), 7u in norm: the exact hulls lie within 7u of the computed ones,
+// costing 14u. The box distance: one subtraction, three squares, two sums and a square root
+// (relative <= 5u on a value <= 4 sqrt(3) < 7: 35u). The axis gap: |n|_2 <= 1 + 4u and
+// |n|_1 <= sqrt(3) |n|_2; each dot product n.p is within gamma_3 |n|_1 max|p| <= 10.5u of
+// exact, the difference rounds once (relative u, <= 7u) and dividing by |n|_2 costs 4u
+// relative (<= 28u): <= 56u. So the computed bound exceeds a true lower bound by at most
+// 14u + 56u < 2^-46.8. Against ccd_separation_of_miss (the estimate this must also stay
+// under): its candidates are distances between computed points within ~30 u_L of actual
+// points of the primitives at times in [0, 1] (u_L = 2^-64: positions, the projection
+// rebuilt from barycentric weights, the segment points), their norms and the division by
+// the scale cost 3 u_L relative and the conversion to double 2^-53 relative, so it is at
+// least (true - 2^-58)(1 - 2^-52) of the scale, i.e. at least true - 2^-46 s' here for a
+// true value <= 7. Slack 2^-43 (scaled units) covers the sum (< 2^-45) four times over;
+// dividing by s' >= 1 rounds once (relative u, < 2^-50).
+double ccd_separation_lower_bound(const cases::CcdQuery& q, double target) {
+  require_finite(q);
+  const ScaledQuery sq(q);
+  constexpr int max_depth = 24, max_intervals = 128;
+  struct Interval {
+    double t0, t1;
+    int depth;
+    double parent;  // the parent's bound (valid here too), relative
+  };
+  std::array<Interval, max_depth + 2> stack;
+  int top = 0;
+  stack[top++] = {0, 1, 0, 0};
+  double lower = std::numeric_limits<double>::infinity();
+  for (int evaluated = 0; top > 0;) {
+    const Interval iv = stack[--top];
+    if (evaluated++ == max_intervals) {  // out of budget: the unexplored keep their parents' bounds
+      lower = std::min(lower, iv.parent);
+      for (int k = 0; k < top; ++k) lower = std::min(lower, stack[k].parent);
+      return lower;
+    }
+    const auto ib = sq.over(iv.t0, iv.t1);
+    const double b = ib.bound;
+    // Not above the target at the depth limit, or the primitives come within the target at
+    // the middle (no bound can exceed it then): stop, with the bound found so far.
+    if (b > target || iv.depth == max_depth || !(ib.mid > target)) {
+      lower = std::min(lower, b);
+      if (b > target) continue;
+      for (int k = 0; k < top; ++k) lower = std::min(lower, stack[k].parent);
+      return lower;  // not above the target: no need to look further
+    }
+    const double tm = iv.t0 / 2 + iv.t1 / 2;
+    stack[top++] = {tm, iv.t1, iv.depth + 1, b};
+    stack[top++] = {iv.t0, tm, iv.depth + 1, b};
+  }
+  return lower;
+}
+
+
+// Exactly ccd_separation_of_miss(q) <= x, evaluating only the samples that can matter. The
+// estimate is the minimum of double(d / scale) over its samples d (rounding is monotone, so
+// that is double(min d / scale)): it is <= x as soon as one sample is. Its samples are the
+// grid i/1024 and three golden-section searches over the windows around the three smallest
+// grid values. The grid's three smallest are found best first over dyadic cells of the grid
+// with the lower bound above (valid for every grid value in a cell: it also stays below the
+// long-double samples, see its margin); a cell whose bound exceeds the third smallest value
+// found cannot hold one of them. With a tie at the third place the selection would depend on
+// std::partial_sort's order, so that case runs the estimate itself. A window whose bound
+// exceeds x cannot bring the minimum to x; the others run the estimate's own search.
+bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
+  require_finite(q);
+  constexpr int n = 1024;
+  const long double scale = cases::ccd_scale(q);
+  auto at_most = [&](long double d) { return static_cast<double>(d / scale) <= x; };
+  const ScaledQuery sq(q);
+  auto bound = [&](double t0, double t1) { return sq.over(t0, t1).bound; };
+  std::array<long double, n + 1> d;
+  std::array<bool, n + 1> known{};
+  std::vector<int> evaluated;
+  long double third = std::numeric_limits<long double>::infinity();  // 3rd smallest so far
+  std::array<long double, 3> smallest;
+  smallest.fill(third);
+  struct Cell {
+    double bound;
+    int a, b;  // grid indices a < b
+    bool operator<(const Cell& o) const { return bound > o.bound; }  // smallest bound first
+  };
+  std::vector<Cell> heap{{0.0, 0, n}};
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end());
+    const Cell c = heap.back();
+    heap.pop_back();
+    if (c.bound > third / scale) break;  // every cell left is above the third smallest
+    if (c.b - c.a <= 2) {
+      for (int i = c.a; i <= c.b; ++i) {
+        if (known[i]) continue;
+        known[i] = true;
+        d[i] = distance_at(q, static_cast<long double>(i) / n);
+        if (at_most(d[i])) return true;
+        evaluated.push_back(i);
+        if (d[i] < smallest[2]) {
+          smallest[2] = d[i];
+          std::sort(smallest.begin(), smallest.end());
+          third = smallest[2];
+        }
+      }
+      continue;
+    }
+    const int m = (c.a + c.b) / 2;
+    for (auto [a, b] : {std::pair{c.a, m}, std::pair{m, c.b}}) {
+      heap.push_back({bound(static_cast<double>(a) / n, static_cast<double>(b) / n), a, b});
+      std::push_heap(heap.begin(), heap.end());
+    }
+  }
+  // The three smallest, unique when the fourth smallest evaluated value is larger (every
+  // value not evaluated is larger than the third: its cell's bound is).
+  std::sort(evaluated.begin(), evaluated.end(), [&](int i, int j) { return d[i] < d[j]; });
+  if (evaluated.size() < 3 || (evaluated.size() > 3 && !(d[evaluated[3]] > d[evaluated[2]])))
+    return ccd_separation_of_miss(q) <= x;
+  for (int k = 0; k < 3; ++k) {
+    const int idx = evaluated[k];
+    long double lo = std::max(0, idx - 1) / static_cast<long double>(n);
+    long double hi = std::min(n, idx + 1) / static_cast<long double>(n);
+    if (bound(static_cast<double>(lo), static_cast<double>(hi)) > x) continue;
+    // The estimate's search, step for step (ccd_separation_of_miss).
+    const long double g = (std::sqrt(5.0L) - 1) / 2;
+    long double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    long double f1 = distance_at(q, x1), f2 = distance_at(q, x2);
+    if (at_most(f1) || at_most(f2)) return true;
+    for (int it = 0; it < 100; ++it) {
+      if (f1 < f2) {
+        hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = distance_at(q, x1);
+        if (at_most(f1)) return true;
+      } else {
+        lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = distance_at(q, x2);
+        if (at_most(f2)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace contactbench::reference
