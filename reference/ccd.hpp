@@ -19,6 +19,9 @@ namespace contactbench::reference {
 // there) and contacts at t = 0 and t = 1 (exact signs of the static positions) are answered
 // without the exact path; every other query runs ccd_exact. Bit-identical to it
 // (harness/tests/ccd_filtered_reference.cpp).
+// Queries whose scale (cases::ccd_scale) lies outside [2^-200, 2^200] are filtered as the
+// query times the power of two that brings the scale to [1, 2), when that is exact for every
+// coordinate (the answer does not change under it); otherwise they run ccd_exact.
 cases::CcdResult ccd(const cases::CcdQuery& q);
 // The exact path alone (GMP rationals, Sturm sequences): for tests.
 cases::CcdResult ccd_exact(const cases::CcdQuery& q);

@@ -7,7 +7,8 @@
 // CONTACTBENCH_CCD_FILTER_N=N runs N per generator plus the public set (the long
 // comparison), CONTACTBENCH_CCD_FILTER_GEN picks generators. Hand-made
 // cases show the filtered stage deciding (a miss, hits whose toi is derived by hand, touching
-// at t = 0 and t = 1 by exact end signs, a contact at t = 1/2) and giving up (coplanar sliding).
+// at t = 0 and t = 1 by exact end signs, a contact at t = 1/2, hits scaled by 2^+-1000 and
+// into subnormals) and giving up (coplanar sliding, a rescaling that would lose bits).
 #include "cases/ccd.hpp"
 #include "reference/ccd.hpp"
 
@@ -191,6 +192,64 @@ BOOST_AUTO_TEST_CASE(coplanar_sliding_falls_back) {
   BOOST_TEST(r.toi == 0.5);
   BOOST_TEST(r.toi_up == 0.5);
   BOOST_TEST((r.feature == cases::CcdFeature::vf_vertex));
+}
+
+// The hits at t* = 1/3 above, times 2^-1060 (subnormal coordinates: 1/4 -> 2^-1062),
+// 2^-1000 and 2^1000: every coordinate scales exactly, positions at every t scale by the
+// same factor, so the contact time, toi, toi_up and the feature are those derived above, and
+// the filter (which works on the query rescaled to scale 1) decides them. feature_margin is
+// scale-free (a distance over ccd_scale): the nearest boundary is the edge y = 0 at distance
+// sqrt(1/16 + z^2) (z about 2^-53 at toi) for vertex-face, the ends of b at distance 1 for
+// edge-edge; over the scale 2 that is 1/8 resp. 1/2, and the same bits as unscaled.
+BOOST_AUTO_TEST_CASE(scaled_by_powers_of_two) {
+  cases::CcdQuery ee;
+  ee.kind = cases::CcdKind::edge_edge;
+  ee.x = {cases::Vec3(-1, 0, 0), cases::Vec3(1, 0, 0), cases::Vec3(0, -1, 1), cases::Vec3(0, 1, 1),
+          cases::Vec3(-1, 0, 0), cases::Vec3(1, 0, 0), cases::Vec3(0, -1, -2), cases::Vec3(0, 1, -2)};
+  struct Case {
+    cases::CcdQuery q;
+    cases::CcdFeature feature;
+    double margin;
+  };
+  for (const auto& [q, feature, margin] : {Case{vf({0.25, 0.25, 1}, {0.25, 0.25, -2}), cases::CcdFeature::vf_face, 0.125},
+                                           Case{ee, cases::CcdFeature::ee_interior, 0.5}}) {
+    const auto unscaled = reference::ccd(q);
+    BOOST_TEST(unscaled.feature_margin == margin, boost::test_tools::tolerance(1e-12));
+    for (const int k : {-1060, -1000, 1000}) {
+      cases::CcdQuery s = q;
+      for (int j = 0; j < 8; ++j)
+        for (int i = 0; i < 3; ++i) {
+          s.x[j][i] = std::ldexp(q.x[j][i], k);
+          BOOST_TEST_REQUIRE(std::ldexp(s.x[j][i], -k) == q.x[j][i]);  // exact scaling
+        }
+      BOOST_TEST(cases::ccd_scale(s) == std::ldexp(2.0, k));
+      const auto r = reference::ccd_filtered(s);
+      BOOST_TEST_REQUIRE(r.has_value());
+      BOOST_TEST(r->hit);
+      BOOST_TEST(r->toi == 0x1.5555555555555p-2);
+      BOOST_TEST(r->toi_up == 0x1.5555555555556p-2);
+      BOOST_TEST((r->feature == feature));
+      BOOST_TEST(same(*r, unscaled));
+      BOOST_TEST(same(*r, reference::ccd_exact(s)));
+    }
+  }
+}
+
+// The vertex-face hit at t* = 1/3 at scale 2^1000 with the triangle's vertex a moved from
+// the origin to (2^-1074, 0, 0): still in the plane z = 0 and p = 2^998 (1, 1) is still
+// inside the face, so t* = 1/3 as derived above. Rescaling to scale 1 would round 2^-1074
+// to 0: the filter gives up and the exact path answers.
+BOOST_AUTO_TEST_CASE(inexact_rescaling_falls_back) {
+  auto q = vf({0.25, 0.25, 1}, {0.25, 0.25, -2});
+  for (auto& v : q.x)
+    for (int i = 0; i < 3; ++i) v[i] = std::ldexp(v[i], 1000);
+  q.x[1][0] = q.x[5][0] = 0x1p-1074;
+  BOOST_TEST(!reference::ccd_filtered(q).has_value());
+  const auto r = reference::ccd(q);
+  BOOST_TEST(r.hit);
+  BOOST_TEST(r.toi == 0x1.5555555555555p-2);
+  BOOST_TEST(r.toi_up == 0x1.5555555555556p-2);
+  BOOST_TEST((r.feature == cases::CcdFeature::vf_face));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -862,25 +862,27 @@ int coplanarity_at_one(const cases::CcdQuery& q) {
 
 }  // namespace
 
-// The filtered answer, or nothing (the exact path decides).
-std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
-  for (const auto& v : q.x)
-    if (!v.allFinite()) return std::nullopt;  // the exact path raises the error
+namespace {
+
+// The query times 2^k, when that is exact for every coordinate (no overflow, no bits lost
+// below the subnormal grid: scaling back gives each coordinate again), else nothing.
+std::optional<cases::CcdQuery> scaled_exactly(const cases::CcdQuery& q, int k) {
+  cases::CcdQuery s = q;
+  for (auto& v : s.x)
+    for (int i = 0; i < 3; ++i) {
+      const double y = std::ldexp(v[i], k);
+      if (!std::isfinite(y) || std::ldexp(y, -k) != v[i]) return std::nullopt;
+      v[i] = y;
+    }
+  return s;
+}
+
+// The filtered stage on q, whose scale lies in [2^-200, 2^200]: q is `original` times an
+// exact power of two (or `original` itself), see ccd_filtered.
+std::optional<cases::CcdResult> filtered_in_range(const cases::CcdQuery& q, const cases::CcdQuery& original) {
   cases::CcdResult res;
   res.hit = false;
   res.toi = res.toi_up = 1;
-  const auto& x = q.x;
-  // The exact path's own box filter (exact comparisons of doubles): a miss.
-  if (q.kind == cases::CcdKind::edge_edge && boxes_disjoint({&x[0], &x[1], &x[4], &x[5]}, {&x[2], &x[3], &x[6], &x[7]}))
-    return res;
-  if (q.kind == cases::CcdKind::vertex_face &&
-      boxes_disjoint({&x[0], &x[4]}, {&x[1], &x[2], &x[3], &x[5], &x[6], &x[7]}))
-    return res;
-  // Far from under- and overflow: the degree-4 conditions stay within [2^-1000, 2^800]
-  // times their relative size, so the intervals keep their precision (they would be sound
-  // anyway; this only spares hopeless work), and the double-double f stays normal.
-  const double scale = cases::ccd_scale(q);
-  if (!(scale >= 0x1p-200 && scale <= 0x1p200)) return std::nullopt;
   filter::Search s = filter::certified_search(q, false);
   // Contact at an end of the step: the exact path's answer is then t* = 0, resp. t* = 1 when
   // no contact happens in [0, 1) (the search with f(1) = 0 known exactly).
@@ -888,7 +890,7 @@ std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
     res.hit = true;
     res.toi = res.toi_up = end;
     res.feature = feature;
-    res.feature_margin = feature_margin(q, feature, res.toi);
+    res.feature_margin = feature_margin(original, feature, res.toi);
     return res;
   };
   if (s.outcome == filter::Search::undecided) {
@@ -909,8 +911,42 @@ std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
   res.hit = true;
   std::tie(res.toi, res.toi_up) = *toi;
   res.feature = q.kind == cases::CcdKind::vertex_face ? cases::CcdFeature::vf_face : cases::CcdFeature::ee_interior;
-  res.feature_margin = feature_margin(q, res.feature, res.toi);
+  res.feature_margin = feature_margin(original, res.feature, res.toi);
   return res;
+}
+
+}  // namespace
+
+// The filtered answer, or nothing (the exact path decides).
+std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q) {
+  for (const auto& v : q.x)
+    if (!v.allFinite()) return std::nullopt;  // the exact path raises the error
+  cases::CcdResult res;
+  res.hit = false;
+  res.toi = res.toi_up = 1;
+  const auto& x = q.x;
+  // The exact path's own box filter (exact comparisons of doubles): a miss.
+  if (q.kind == cases::CcdKind::edge_edge && boxes_disjoint({&x[0], &x[1], &x[4], &x[5]}, {&x[2], &x[3], &x[6], &x[7]}))
+    return res;
+  if (q.kind == cases::CcdKind::vertex_face &&
+      boxes_disjoint({&x[0], &x[4]}, {&x[1], &x[2], &x[3], &x[5], &x[6], &x[7]}))
+    return res;
+  // Far from under- and overflow: the degree-4 conditions stay within [2^-1000, 2^800]
+  // times their relative size, so the intervals keep their precision (they would be sound
+  // anyway; this only spares hopeless work), and the double-double f stays normal.
+  const double scale = cases::ccd_scale(q);
+  if (scale >= 0x1p-200 && scale <= 0x1p200) return filtered_in_range(q, q);
+  // Outside that range: the query times 2^k with its scale in [1, 2), when that scaling is
+  // exact (always when scaling up; scaling down fails when a small coordinate would lose
+  // bits below the subnormal grid, e.g. subnormals next to 1e300: those run the exact path).
+  // Every position at every t is then multiplied by the same 2^k, so the primitives touch
+  // at t in the scaled query exactly when they do in the original: hit and t* are the same,
+  // hence toi and toi_up (t* rounded down and up), and so is the feature (which vertices,
+  // edges or face the contact point lies on); cut_short is false in both. feature_margin is
+  // computed from the original query (filtered_in_range), as the exact path computes it.
+  const auto scaled = scaled_exactly(q, -std::ilogb(scale));
+  if (!scaled) return std::nullopt;
+  return filtered_in_range(*scaled, q);
 }
 
 namespace {
