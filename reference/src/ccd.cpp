@@ -39,6 +39,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace contactbench::reference {
@@ -1004,8 +1005,39 @@ double ccd_separation(const cases::CcdQuery& q) {
   return ccd_separation_of_miss(q);
 }
 
+namespace {
+constexpr int separation_grid = 1024;  // the estimate's samples i / separation_grid
+
+// The window of the estimate's golden-section search around grid sample i.
+std::pair<long double, long double> separation_window(int i) {
+  constexpr int n = separation_grid;
+  return {std::max(0, i - 1) / static_cast<long double>(n), std::min(n, i + 1) / static_cast<long double>(n)};
+}
+
+// The estimate's golden-section search over [lo, hi] (100 steps): the smaller of its two last
+// samples. `stop(d)` is asked of every new sample d; true ends the search with that sample.
+template <class Stop>
+long double separation_search(const cases::CcdQuery& q, long double lo, long double hi, Stop stop) {
+  const long double g = (std::sqrt(5.0L) - 1) / 2;
+  long double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  long double f1 = distance_at(q, x1), f2 = distance_at(q, x2);
+  if (stop(f1)) return f1;
+  if (stop(f2)) return f2;
+  for (int it = 0; it < 100; ++it) {
+    if (f1 < f2) {
+      hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = distance_at(q, x1);
+      if (stop(f1)) return f1;
+    } else {
+      lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = distance_at(q, x2);
+      if (stop(f2)) return f2;
+    }
+  }
+  return std::min(f1, f2);
+}
+}  // namespace
+
 double ccd_separation_of_miss(const cases::CcdQuery& q) {
-  constexpr int n = 1024;
+  constexpr int n = separation_grid;
   std::array<long double, n + 1> d;
   for (int i = 0; i <= n; ++i) d[i] = distance_at(q, static_cast<long double>(i) / n);
   // Golden-section refinement around the three smallest samples.
@@ -1014,19 +1046,8 @@ double ccd_separation_of_miss(const cases::CcdQuery& q) {
   std::partial_sort(idx.begin(), idx.begin() + 3, idx.end(), [&](int a, int b) { return d[a] < d[b]; });
   long double best = d[idx[0]];
   for (int k = 0; k < 3; ++k) {
-    long double lo = std::max(0, idx[k] - 1) / static_cast<long double>(n);
-    long double hi = std::min(n, idx[k] + 1) / static_cast<long double>(n);
-    const long double g = (std::sqrt(5.0L) - 1) / 2;
-    long double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-    long double f1 = distance_at(q, x1), f2 = distance_at(q, x2);
-    for (int it = 0; it < 100; ++it) {
-      if (f1 < f2) {
-        hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = distance_at(q, x1);
-      } else {
-        lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = distance_at(q, x2);
-      }
-    }
-    best = std::min({best, f1, f2});
+    const auto [lo, hi] = separation_window(idx[k]);
+    best = std::min(best, separation_search(q, lo, hi, [](long double) { return false; }));
   }
   return static_cast<double>(best / cases::ccd_scale(q));
 }
@@ -1219,7 +1240,7 @@ double ccd_separation_lower_bound(const cases::CcdQuery& q, double target) {
 // exceeds x cannot bring the minimum to x; the others run the estimate's own search.
 bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
   require_finite(q);
-  constexpr int n = 1024;
+  constexpr int n = separation_grid;
   const long double scale = cases::ccd_scale(q);
   auto at_most = [&](long double d) { return static_cast<double>(d / scale) <= x; };
   const ScaledQuery sq(q);
@@ -1268,24 +1289,9 @@ bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
   if (evaluated.size() < 3 || (evaluated.size() > 3 && !(d[evaluated[3]] > d[evaluated[2]])))
     return ccd_separation_of_miss(q) <= x;
   for (int k = 0; k < 3; ++k) {
-    const int idx = evaluated[k];
-    long double lo = std::max(0, idx - 1) / static_cast<long double>(n);
-    long double hi = std::min(n, idx + 1) / static_cast<long double>(n);
+    const auto [lo, hi] = separation_window(evaluated[k]);
     if (bound(static_cast<double>(lo), static_cast<double>(hi)) > x) continue;
-    // The estimate's search, step for step (ccd_separation_of_miss).
-    const long double g = (std::sqrt(5.0L) - 1) / 2;
-    long double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-    long double f1 = distance_at(q, x1), f2 = distance_at(q, x2);
-    if (at_most(f1) || at_most(f2)) return true;
-    for (int it = 0; it < 100; ++it) {
-      if (f1 < f2) {
-        hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = distance_at(q, x1);
-        if (at_most(f1)) return true;
-      } else {
-        lo = x1; x1 = x2; f1 = f2; x2 = lo + g * (hi - lo); f2 = distance_at(q, x2);
-        if (at_most(f2)) return true;
-      }
-    }
+    if (at_most(separation_search(q, lo, hi, at_most))) return true;  // the estimate's own search
   }
   return false;
 }
