@@ -213,8 +213,14 @@ inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec
 }
 
 namespace detail {
-inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                               double bound_factor) {
+// The filter's signs of the points x against t's plane (0: undecided) and the largest bound
+// of an undecided entry.
+struct FilteredSides {
+  std::array<int, 3> s;
+  double bound;
+};
+inline FilteredSides plane_sides_filter(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                                        double bound_factor) {
   const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
   const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
   const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
@@ -223,19 +229,26 @@ inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::a
                pz = std::abs(uxvy) + std::abs(uyvx);
   const double factor = bound_factor * orient3d_bound;
   // Signs without branches (random signs would mispredict); 0 marks undecided.
-  std::array<int, 3> s;
-  double largest = 0;  // the largest bound of an undecided entry
+  FilteredSides r{{}, 0};
   for (int i = 0; i < 3; ++i) {
     const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
     const double det = nx * wx + ny * wy + nz * wz;
     const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
-    s[i] = (det > bound) - (det < -bound);
-    largest = std::max(largest, s[i] == 0 ? bound : 0.0);
+    r.s[i] = (det > bound) - (det < -bound);
+    r.bound = std::max(r.bound, r.s[i] == 0 ? bound : 0.0);
   }
+  return r;
+}
+// Whether an entry of s is 0, without a branch per entry.
+inline bool any_zero(const std::array<int, 3>& s) { return ((s[0] == 0) | (s[1] == 0) | (s[2] == 0)) != 0; }
+
+inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                               double bound_factor) {
+  FilteredSides f = plane_sides_filter(t, x, bound_factor);
   bool shared = false;
-  if (bound_factor != 0 && (s[0] == 0 || s[1] == 0 || s[2] == 0)) [[unlikely]]
-    shared = plane_sides_exact(t, x, s, largest);
-  return {s, shared};
+  if (bound_factor != 0 && any_zero(f.s)) [[unlikely]]
+    shared = plane_sides_exact(t, x, f.s, f.bound);
+  return {f.s, shared};
 }
 }  // namespace detail
 
@@ -288,7 +301,7 @@ namespace detail {
 // negative (others >= 0): flip. Otherwise two of one strict sign and a zero: the zero one,
 // flipped if the others are positive. Then the triangle meets the other's plane along
 // [x on edge i,i+1 ; x on edge i,i+2] (one point when s[i] = 0).
-inline void lone_vertex(const std::array<int, 3>& s, int& i, bool& flip) {
+constexpr void lone_vertex(const std::array<int, 3>& s, int& i, bool& flip) {
   const int pos = (s[0] > 0) + (s[1] > 0) + (s[2] > 0), neg = (s[0] < 0) + (s[1] < 0) + (s[2] < 0);
   if (pos == 1) {
     i = s[0] > 0 ? 0 : s[1] > 0 ? 1 : 2, flip = false;
@@ -298,6 +311,11 @@ inline void lone_vertex(const std::array<int, 3>& s, int& i, bool& flip) {
     i = s[0] == 0 ? 0 : s[1] == 0 ? 1 : 2, flip = pos == 2;
   }
 }
+
+// A sign triple as one number: code(s) = 13 + s0 + 3·s1 + 9·s2 in [0, 27). 0 and 26: all
+// strictly on one side; 13: all zero.
+constexpr int sign_code(int s0, int s1, int s2) { return 13 + s0 + 3 * s1 + 9 * s2; }
+constexpr bool one_side_code(int code) { return ((1u | 1u << 26) >> code) & 1u; }
 
 // Coplanar triangles (P's plane projected one to one along axis k): they meet iff a vertex
 // of one lies in the other (closed) or two edges cross properly. Up to 20 orientations,
@@ -333,6 +351,21 @@ bool coplanar_meet(const std::array<cases::Vec3, 3>& p, const std::array<cases::
 // exact stages. Out of line.
 bool coplanar_meet_certified(const std::array<cases::Vec3, 3>& p, const std::array<cases::Vec3, 3>& q, int k);
 
+// The coplanar branch of triangle_test: the 2D test on the projection along an axis where
+// p's normal has a non-zero component (the largest in double, confirmed by an exact
+// orient2d of p's projection). Out of line: the hot path stays small.
+template <class P>
+[[gnu::noinline]] bool coplanar_branch(const std::array<cases::Vec3, 3>& p, const std::array<cases::Vec3, 3>& q) {
+  if (P::drop_coplanar) return false;
+  const cases::Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]).cwiseAbs();
+  int k = n[0] >= n[1] && n[0] >= n[2] ? 0 : n[1] >= n[2] ? 1 : 2;
+  for (int t = 0; t < 3 && P::orient2(p[0], p[1], p[2], k) == 0; ++t) k = (k + 1) % 3;
+  if constexpr (P::exact_signs)
+    return coplanar_meet_certified(p, q, k);
+  else
+    return coplanar_meet<P>(p, q, k);
+}
+
 }  // namespace detail
 
 template <class P>
@@ -341,11 +374,8 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   const std::array<Vec3, 3>& p = query.p;
   const std::array<Vec3, 3>& q = query.q;
   cases::TriangleIntersectionResult r;
-  auto one_side = [](const std::array<int, 3>& s) {
-    return (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
-  };
   // 1. p against q's plane, q against p's plane: a triangle strictly on one side of the
-  //    other's plane cannot meet it.
+  //    other's plane cannot meet it. Each sign triple as one code: one branch per early out.
   bool shared = false;  // a vertex of p is one of q (exact_signs only: found by the side tests)
   std::array<int, 3> sp;
   if constexpr (P::exact_signs) {
@@ -354,33 +384,25 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   } else {
     sp = P::sides(q, p);
   }
-  if (one_side(sp)) return r;
-  // A shared vertex: the triangles meet; coplanar iff all of p lies in q's plane.
-  if (shared) {
-    r.intersect = true;
-    r.coplanar = sp[0] == 0 && sp[1] == 0 && sp[2] == 0;
+  const int cp = detail::sign_code(sp[0], sp[1], sp[2]);
+  // p on one side; or a shared vertex: the triangles meet, coplanar iff all of p lies in
+  // q's plane. One branch for both.
+  if (detail::one_side_code(cp) | shared) {
+    r.intersect = shared;
+    r.coplanar = shared & (cp == 13);
     return r;
   }
-  // 2. Coplanar (all of p on q's plane; exactly then all of q on p's, so q's sides are not
-  //    needed): switch to the 2D test on the projection along an axis where p's normal has
-  //    a non-zero component (the largest in double, confirmed by an exact orient2d of p's
-  //    projection).
-  const bool coplanar = P::exact_signs && sp[0] == 0 && sp[1] == 0 && sp[2] == 0;
-  std::array<int, 3> sq = {0, 0, 0};
-  if (!coplanar) {
-    sq = P::sides(p, q);
-    if (one_side(sq)) return r;
+  // 2. Coplanar (all of p on q's plane; with exact signs exactly then all of q on p's, so
+  //    q's sides are not needed): the 2D test.
+  if (P::exact_signs && cp == 13) [[unlikely]] {
+    r.coplanar = true, r.intersect = detail::coplanar_branch<P>(p, q);
+    return r;
   }
-  if (coplanar || (sq[0] == 0 && sq[1] == 0 && sq[2] == 0) || (sp[0] == 0 && sp[1] == 0 && sp[2] == 0)) {
-    r.coplanar = true;
-    if (P::drop_coplanar) return r;
-    const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]).cwiseAbs();
-    int k = n[0] >= n[1] && n[0] >= n[2] ? 0 : n[1] >= n[2] ? 1 : 2;
-    for (int t = 0; t < 3 && P::orient2(p[0], p[1], p[2], k) == 0; ++t) k = (k + 1) % 3;
-    if constexpr (P::exact_signs)
-      r.intersect = detail::coplanar_meet_certified(p, q, k);
-    else
-      r.intersect = detail::coplanar_meet<P>(p, q, k);
+  std::array<int, 3> sq = P::sides(p, q);
+  const int cq = detail::sign_code(sq[0], sq[1], sq[2]);
+  if (detail::one_side_code(cq)) return r;
+  if (cp == 13 || cq == 13) [[unlikely]] {
+    r.coplanar = true, r.intersect = detail::coplanar_branch<P>(p, q);
     return r;
   }
   // 3. Both triangles cross (or touch) the line L of the two planes. Bring p's lone vertex
