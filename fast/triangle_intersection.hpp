@@ -316,6 +316,29 @@ constexpr void lone_vertex(const std::array<int, 3>& s, int& i, bool& flip) {
 // strictly on one side; 13: all zero.
 constexpr int sign_code(int s0, int s1, int s2) { return 13 + s0 + 3 * s1 + 9 * s2; }
 constexpr bool one_side_code(int code) { return ((1u | 1u << 26) >> code) & 1u; }
+// lone_vertex of every code packed into constants (i in two bits at 2·code, flip at bit
+// code), read by shifts: the renaming without branches (the lone vertex of random inputs
+// is unpredictable) and without a memory table (one made the random set slower).
+struct LoneVertexCodes {
+  std::uint64_t index = 0;
+  std::uint32_t flip = 0;
+};
+inline constexpr LoneVertexCodes lone_vertex_codes = [] {
+  LoneVertexCodes t;
+  for (int code = 0; code < 27; ++code) {
+    if (one_side_code(code) || code == 13) continue;
+    int i = 0;
+    bool flip = false;
+    lone_vertex({code % 3 - 1, code / 3 % 3 - 1, code / 9 - 1}, i, flip);
+    t.index |= static_cast<std::uint64_t>(i) << (2 * code);
+    t.flip |= static_cast<std::uint32_t>(flip) << code;
+  }
+  return t;
+}();
+inline int lone_index(int code) { return static_cast<int>((lone_vertex_codes.index >> (2 * code)) & 3); }
+inline int lone_flip(int code) { return static_cast<int>((lone_vertex_codes.flip >> code) & 1); }
+// n mod 3 for n in [0, 7), from a constant.
+inline int mod3(int n) { return static_cast<int>((0b00'10'01'00'10'01'00u >> (2 * n)) & 3u); }
 
 // Coplanar triangles (P's plane projected one to one along axis k): they meet iff a vertex
 // of one lies in the other (closed) or two edges cross properly. Up to 20 orientations,
@@ -408,19 +431,17 @@ cases::TriangleIntersectionResult triangle_test(const cases::TriangleIntersectio
   // 3. Both triangles cross (or touch) the line L of the two planes. Bring p's lone vertex
   //    first (a rotation keeps p's orientation) and, if needed, swap q1, q2 so that it lies
   //    on the non-negative side of q's plane; then the same for q against p's plane.
-  //    Vertices are renamed through pointers (copying them costs more than the test).
-  int i;
-  bool flip;
-  detail::lone_vertex(sp, i, flip);
-  const Vec3* a[3] = {&p[i], &p[(i + 1) % 3], &p[(i + 2) % 3]};  // p renamed
-  const Vec3* b[3] = {&q[0], &q[1], &q[2]};                      // q renamed
-  if (flip && !P::forget_flip) {
-    std::swap(b[1], b[2]);
-    std::swap(sq[1], sq[2]);  // q's signs against p's plane move with q's vertices
-  }
-  detail::lone_vertex(sq, i, flip);
-  const Vec3* c[3] = {b[i], b[(i + 1) % 3], b[(i + 2) % 3]};
-  if (flip) std::swap(a[1], a[2]);
+  //    Vertices are renamed through pointers (copying them costs more than the test), their
+  //    indices computed from the codes (no branch).
+  const int ip = detail::lone_index(cp);
+  const int swap_q = P::forget_flip ? 0 : detail::lone_flip(cp);  // q renamed (q0, q2, q1)
+  const int cq_renamed = swap_q ? detail::sign_code(sq[0], sq[2], sq[1]) : cq;  // q's signs move with it
+  const int iq = detail::lone_index(cq_renamed), swap_p = detail::lone_flip(cq_renamed);
+  // p renamed (p_ip, p_ip+1, p_ip+2), or (p_ip, p_ip+2, p_ip+1) when q's lone vertex swaps.
+  const Vec3* a[3] = {&p[ip], &p[detail::mod3(ip + 1 + swap_p)], &p[detail::mod3(ip + 2 - swap_p)]};
+  // q renamed: b_j = q_j, or q_(-j mod 3) when swapped; then c_k = b_(iq+k).
+  const Vec3* c[3];
+  for (int k = 0; k < 3; ++k) c[k] = &q[swap_q ? detail::mod3(6 - iq - k) : detail::mod3(iq + k)];
   // 4. p meets L in [B, A] with A on edge p0p1, B on edge p0p2 and q in [C, D] with C on
   //    q0q1, D on q0q2, in the order of L's direction n_p x n_q. The closed intervals
   //    overlap iff C is not beyond A and B not beyond D; each comparison is the sign of
