@@ -213,14 +213,11 @@ inline int orient3d(const cases::Vec3& a, const cases::Vec3& b, const cases::Vec
 }
 
 namespace detail {
-// The filter's signs of the points x against t's plane (0: undecided) and the largest bound
-// of an undecided entry.
-struct FilteredSides {
-  std::array<int, 3> s;
-  double bound;
-};
-inline FilteredSides plane_sides_filter(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                                        double bound_factor) {
+// Whether an entry of s is 0, without a branch per entry.
+inline bool any_zero(const std::array<int, 3>& s) { return ((s[0] == 0) | (s[1] == 0) | (s[2] == 0)) != 0; }
+
+inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
+                               double bound_factor) {
   const double ux = t[1].x() - t[0].x(), uy = t[1].y() - t[0].y(), uz = t[1].z() - t[0].z();
   const double vx = t[2].x() - t[0].x(), vy = t[2].y() - t[0].y(), vz = t[2].z() - t[0].z();
   const double uyvz = uy * vz, uzvy = uz * vy, uzvx = uz * vx, uxvz = ux * vz, uxvy = ux * vy, uyvx = uy * vx;
@@ -229,26 +226,19 @@ inline FilteredSides plane_sides_filter(const std::array<cases::Vec3, 3>& t, con
                pz = std::abs(uxvy) + std::abs(uyvx);
   const double factor = bound_factor * orient3d_bound;
   // Signs without branches (random signs would mispredict); 0 marks undecided.
-  FilteredSides r{{}, 0};
+  std::array<int, 3> s;
+  double largest = 0;  // the largest bound of an undecided entry
   for (int i = 0; i < 3; ++i) {
     const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
     const double det = nx * wx + ny * wy + nz * wz;
     const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
-    r.s[i] = (det > bound) - (det < -bound);
-    r.bound = std::max(r.bound, r.s[i] == 0 ? bound : 0.0);
+    s[i] = (det > bound) - (det < -bound);
+    largest = std::max(largest, s[i] == 0 ? bound : 0.0);
   }
-  return r;
-}
-// Whether an entry of s is 0, without a branch per entry.
-inline bool any_zero(const std::array<int, 3>& s) { return ((s[0] == 0) | (s[1] == 0) | (s[2] == 0)) != 0; }
-
-inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::array<cases::Vec3, 3>& x,
-                               double bound_factor) {
-  FilteredSides f = plane_sides_filter(t, x, bound_factor);
   bool shared = false;
-  if (bound_factor != 0 && any_zero(f.s)) [[unlikely]]
-    shared = plane_sides_exact(t, x, f.s, f.bound);
-  return {f.s, shared};
+  if (bound_factor != 0 && any_zero(s)) [[unlikely]]  // one branch for the three
+    shared = plane_sides_exact(t, x, s, largest);
+  return {s, shared};
 }
 }  // namespace detail
 
