@@ -190,7 +190,7 @@ cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQue
 
 namespace {
 
-using dd::Bounded;
+using dd::BoundedT;
 
 // The query times 2^k, its largest coordinate in [1, 2), when that scaling is exact: it is
 // unless a coordinate lands in the subnormal range (a query spanning more than ~2^1000).
@@ -215,13 +215,15 @@ std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::Cl
 
 // Enclosures of min and max of two enclosed values: the centre of the smaller (larger) one
 // and the larger error (true min lies in [min of lower ends, min of upper ends]).
-Bounded enclosed_min(const Bounded& a, const Bounded& b) {
-  Bounded m = a < b ? a : b;
+template <bool F>
+BoundedT<F> enclosed_min(const BoundedT<F>& a, const BoundedT<F>& b) {
+  BoundedT<F> m = a < b ? a : b;
   m.err = std::max(a.err, b.err);
   return m;
 }
-Bounded enclosed_max(const Bounded& a, const Bounded& b) {
-  Bounded m = a < b ? b : a;
+template <bool F>
+BoundedT<F> enclosed_max(const BoundedT<F>& a, const BoundedT<F>& b) {
+  BoundedT<F> m = a < b ? b : a;
   m.err = std::max(a.err, b.err);
   return m;
 }
@@ -247,7 +249,8 @@ int binary_exponent(double x) {
 //   which must then be certain. The scaling by 2^(1074−k) is exact unless it underflows
 //   (when k > 1074 + 1022 + ilogb: then it loses < 2^-1074 per part, which the absolute slack
 //   2^-1000 covers).
-double unscaled(const Bounded& x, int k) {
+template <bool F>
+double unscaled(const BoundedT<F>& x, int k) {
   if (dd::exact_zero(x)) return 0;
   if (!std::isfinite(x.hi) || !std::isfinite(x.err) || x.hi == 0) return std::nan("");
   if (binary_exponent(x.hi) - k >= -1020) {
@@ -436,10 +439,12 @@ int certainly_least(const std::array<const PlainValue*, M>& value, const std::ar
 
 // dot and cross of vectors known exactly (differences of inputs as double pairs): the
 // products' bounds need no propagated terms (dd::mul_exact).
-Bounded edot(const V3<Bounded>& a, const V3<Bounded>& b) {
+template <bool F>
+BoundedT<F> edot(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
   return dd::mul_exact(a[0], b[0]) + dd::mul_exact(a[1], b[1]) + dd::mul_exact(a[2], b[2]);
 }
-V3<Bounded> ecross(const V3<Bounded>& a, const V3<Bounded>& b) {
+template <bool F>
+V3<BoundedT<F>> ecross(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
   using dd::mul_exact;
   return {mul_exact(a[1], b[2]) - mul_exact(a[2], b[1]), mul_exact(a[2], b[0]) - mul_exact(a[0], b[2]),
           mul_exact(a[0], b[1]) - mul_exact(a[1], b[0])};
@@ -465,7 +470,9 @@ int certainly_largest(const std::array<double, 3>& x) {
 // one (it is much wider than 2^-256 relative). Only what the region needs is computed in
 // double-double: of the margin terms the one the plain stage certifies least (all of them
 // when it cannot), of the edges' squared lengths the one it certifies longest.
-std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
+template <bool F>
+[[gnu::always_inline]] inline std::optional<cases::ClosestFeatureResult> filtered_stage(const cases::ClosestFeatureQuery& q) {
+  using Bounded = BoundedT<F>;
   const auto sc = scaled(q);
   if (!sc) return std::nullopt;
   const auto& qs = sc->first;  // not a structured binding: the lambda below captures it
@@ -591,6 +598,28 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
     if (std::isnan(r.margin)) return std::nullopt;
   }
   return r;
+}
+
+// The stage twice: with two_prod on std::fma in code compiled for FMA, chosen at run time
+// when the CPU has it, and with Dekker's split otherwise (the same exact products: the same
+// answers). flatten inlines every helper into each, so no BoundedT<true> arithmetic is left
+// in default-target code, where std::fma would be a libm call.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CONTACTBENCH_FMA_STAGE 1
+[[gnu::flatten]] __attribute__((target("fma"))) std::optional<cases::ClosestFeatureResult> filtered_fma(
+    const cases::ClosestFeatureQuery& q) {
+  return filtered_stage<true>(q);
+}
+#endif
+[[gnu::flatten]] std::optional<cases::ClosestFeatureResult> filtered_split(const cases::ClosestFeatureQuery& q) {
+  return filtered_stage<false>(q);
+}
+
+std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
+#ifdef CONTACTBENCH_FMA_STAGE
+  if (__builtin_cpu_supports("fma")) return filtered_fma(q);
+#endif
+  return filtered_split(q);
 }
 
 }  // namespace
