@@ -70,7 +70,7 @@ struct IntervalVerdict {
 // In intervals it gives up (nullopt) as soon as a needed sign is uncertain, and when the
 // normal n may be 0 (the exact path then decides whether the triangle is collinear).
 // Rounding must be protected (exact::ProtectRounding) by the caller.
-std::optional<IntervalVerdict> interval_region(const std::array<cases::Vec3, 4>& src) {
+[[gnu::noinline]] std::optional<IntervalVerdict> interval_region(const std::array<cases::Vec3, 4>& src) {
   std::array<V3<Interval>, 4> v;
   for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(src[i]);
   const V3<Interval> n = cross(v[2] - v[1], v[3] - v[1]);
@@ -213,16 +213,24 @@ std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::Cl
   return std::pair{v, k};
 }
 
-// Enclosures of min and max of two enclosed values: the centre of the smaller (larger) one
-// and the larger error (true min lies in [min of lower ends, min of upper ends]).
+// Enclosures of min and max of two enclosed values. When the enclosures are ordered for
+// certain (dd::certain_compare), the exact min (max) is the smaller (larger) value itself:
+// its own enclosure. Otherwise the centre of the smaller (larger) one and the larger error
+// (the true min lies in [min of lower ends, min of upper ends]). The first case matters for
+// terms of very different sizes (a margin term 1e-20 next to one near 1: the max error
+// would be ~1e-30, far too wide for the small one to round).
 template <bool F>
 BoundedT<F> enclosed_min(const BoundedT<F>& a, const BoundedT<F>& b) {
+  const int order = dd::certain_compare(a, b);
+  if (order != 0) return order < 0 ? a : b;
   BoundedT<F> m = a < b ? a : b;
   m.err = std::max(a.err, b.err);
   return m;
 }
 template <bool F>
 BoundedT<F> enclosed_max(const BoundedT<F>& a, const BoundedT<F>& b) {
+  const int order = dd::certain_compare(a, b);
+  if (order != 0) return order > 0 ? a : b;
   BoundedT<F> m = a < b ? b : a;
   m.err = std::max(a.err, b.err);
   return m;
@@ -272,14 +280,14 @@ double unscaled(const BoundedT<F>& x, int k) {
 // Exact zeros the double-double bounds cannot see (they never shrink to 0 after a product):
 // p in the triangle's plane, p on edge j's line, certified by intervals that are exactly
 // [0, 0] (every operation on the way exact, as on the degenerate generator's grids).
-bool in_plane(const std::array<cases::Vec3, 4>& src) {
+[[gnu::noinline]] bool in_plane(const std::array<cases::Vec3, 4>& src) {
   exact::ProtectRounding guard;
   std::array<V3<Interval>, 4> v;
   for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(src[i]);
   const Interval h = dot(cross(v[2] - v[1], v[3] - v[1]), v[0] - v[1]);
   return CGAL::certainly(h == 0);
 }
-bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
+[[gnu::noinline]] bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
   exact::ProtectRounding guard;
   const V3<Interval> a = V3<Interval>::of(src[1 + j]), b = V3<Interval>::of(src[1 + (j + 1) % 3]);
   const V3<Interval> c = cross(V3<Interval>::of(src[0]) - a, b - a);
@@ -290,7 +298,7 @@ bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
 // enclosure straddles 0, so `unscaled` cannot round it, while the exact path gives +0 (a zero
 // numerator). Certified by intervals that are exactly [0, 0] on the numerator of the exact
 // path's quotient: face p_i·|n|² − h·n_i, edge j v_i·|e_j|² + dn·e_i.
-bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
+[[gnu::noinline]] bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
   exact::ProtectRounding guard;
   std::array<V3<Interval>, 4> v;
   for (int k = 0; k < 4; ++k) v[k] = V3<Interval>::of(src[k]);
@@ -298,7 +306,7 @@ bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
   const Interval num = v[0][i] * dot(n, n) - dot(n, v[0] - v[1]) * n[i];
   return CGAL::certainly(num == 0);
 }
-bool edge_coordinate_zero(const std::array<cases::Vec3, 4>& src, int j, int i) {
+[[gnu::noinline]] bool edge_coordinate_zero(const std::array<cases::Vec3, 4>& src, int j, int i) {
   exact::ProtectRounding guard;
   const V3<Interval> a = V3<Interval>::of(src[1 + j]), e = V3<Interval>::of(src[1 + (j + 1) % 3]) - a;
   const Interval num = a[i] * dot(e, e) + dot(V3<Interval>::of(src[0]) - a, e) * e[i];
