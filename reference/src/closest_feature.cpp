@@ -647,6 +647,14 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
   return closest_feature_exact(q);
 }
 
+std::optional<cases::ClosestFeatureResult> closest_feature_filtered_stage(const cases::ClosestFeatureQuery& q,
+                                                                          bool use_fma) {
+#ifdef CONTACTBENCH_FMA_STAGE
+  if (use_fma && __builtin_cpu_supports("fma")) return filtered_fma(q);
+#endif
+  return filtered_split(q);
+}
+
 std::optional<Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q) {
   const auto sc = scaled(q);
   if (!sc) return std::nullopt;
