@@ -32,6 +32,12 @@ ClosestFeatureFilterStats& closest_feature_filter_stats();
 // needs (never at an exact zero), nullopt when it defers to the interval filter: for tests.
 std::optional<cases::Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q);
 
+// The filtered stage alone (nullopt where it defers to the exact path), with two_prod on
+// std::fma (use_fma, honoured when the CPU has FMA) or Dekker's split, the clone
+// closest_feature runs on CPUs without FMA: for tests, which would otherwise run one clone.
+std::optional<cases::ClosestFeatureResult> closest_feature_filtered_stage(const cases::ClosestFeatureQuery& q,
+                                                                          bool use_fma);
+
 // Exact distance from p to the set of points whose region is `region` (its closure),
 // divided by the longest edge: how far p must move for that region to become right. This
 // is the margin that excuses a fast label `region` different from the exact one.

@@ -144,6 +144,88 @@ BOOST_AUTO_TEST_CASE(near_midpoint_outputs_go_to_the_exact_path) {
   }
 }
 
+// A squared distance exactly at a rounding tie must defer. Vertex a of a = 0, b = (−1, 0, 0),
+// c = (0, −1, 0) with p = (1, 2^-27, y): dn_0 = p·(b − a) = −1 ≤ 0, dp_0 = −p·(a − c) = −2^-27 ≤ 0,
+// so vertex0, closest point a. y = 2^-27: |p|² = 1 + 2^-53, the midpoint of 1 and 1 + 2^-52,
+// rounded to even: 1; the double-double enclosure contains the midpoint (its bound is never
+// 0 after a product), so the exact path answers. y = 2^-26: |p|² = 1 + 5·2^-54, a quarter
+// ulp above 1 + 2^-52 and a quarter below the next midpoint: 1 + 2^-52, filtered.
+BOOST_AUTO_TEST_CASE(squared_distance_tie_goes_to_the_exact_path) {
+  struct Case {
+    double y, d2;
+    bool filtered;
+  };
+  for (const Case& c : {Case{0x1p-27, 1.0, false}, Case{0x1p-26, 1 + 0x1p-52, true}}) {
+    const Answer a = answer({{1, 0x1p-27, c.y}, {0, 0, 0}, {-1, 0, 0}, {0, -1, 0}});
+    BOOST_TEST(a.filtered == c.filtered);
+    BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::vertex0));
+    for (int i = 0; i < 3; ++i) BOOST_TEST(same_bits(a.r.point[i], 0.0));
+    BOOST_TEST(same_bits(a.r.squared_distance, c.d2));
+  }
+}
+
+// Margin terms of very different sizes on a thin triangle, where the plain stage cannot pick
+// the least term (its normal n = (0, 0, c_y − 1), c_y = fl(1.001), cancels: |n| ≈ 0.0005 of
+// the products' sum, so every term is enclosed in double-double). a = 0, b = (1, 1, 0),
+// c = (1, c_y, 0), p = (1/2 + 2^-30, 1/2 − 2^-30, 0): beyond ab (c lies above y = x, p below:
+// s_0 = n_z·(−2^-29) < 0), dn_0 = p·(1, 1, 0) = 1 > 0, dp_1 = −(p − b)·(1, 1, 0) = 1 > 0,
+// dn_1 = (p − b)·(c − b) < 0, dn_2 = (p − c)·(a − c) > 0: edge0, t = 1/2, closest point
+// (1/2, 1/2, 0), squared distance 2·2^-60 = 2^-59. The terms: (distance to ab)² = 2^-59 and
+// dn_0²/|e_0|² = ((|e_0|² − dn_0)²)/|e_0|² = 1/2; the margin is √(2^-59/L²), L² = |c − a|² =
+// 1 + c_y² the longest edge. The least term (2^-59) is certainly below the others, so its
+// own enclosure (≈ 2^-100 relative) is the minimum's, not the others' larger bounds (≈ 2^-103
+// absolute, 2^-44 of it): the filtered stage answers.
+BOOST_AUTO_TEST_CASE(least_margin_term_keeps_its_own_bound) {
+  const double cy = 1.001;
+  const Answer a = answer({{0.5 + 0x1p-30, 0.5 - 0x1p-30, 0}, {0, 0, 0}, {1, 1, 0}, {1, cy, 0}});
+  BOOST_TEST(a.filtered);
+  BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::edge0));
+  BOOST_TEST(same_bits(a.r.point[0], 0.5));
+  BOOST_TEST(same_bits(a.r.point[1], 0.5));
+  BOOST_TEST(same_bits(a.r.point[2], 0.0));
+  BOOST_TEST(same_bits(a.r.squared_distance, 0x1p-59));
+  const double margin = std::sqrt(0x1p-59 / (1 + cy * cy));
+  BOOST_TEST(a.r.margin >= margin * (1 - 0x1p-45));
+  BOOST_TEST(a.r.margin <= margin * (1 + 0x1p-45));
+}
+
+// The filtered stage with Dekker's products (the clone for CPUs without FMA) and with
+// std::fma: both form the same exact products, so they defer on the same queries and give
+// the same bits, which are the exact path's. Random, degenerate and whole-query-scaled
+// queries (CONTACTBENCH_FILTER_N of each; CI: 300).
+BOOST_AUTO_TEST_CASE(fma_and_split_stages_agree) {
+  const char* env = std::getenv("CONTACTBENCH_FILTER_N");
+  const std::size_t n = env ? std::strtoull(env, nullptr, 10) : 300;
+  std::size_t compared = 0, answered = 0, mismatched = 0;
+  for (std::size_t i = 0; i < 3 * n; ++i) {
+    cases::Rng rng = cases::query_rng(20261125, "closest_feature", "fma_split", i);
+    cases::ClosestFeatureQuery q = (i % 3 == 1 ? cases::ClosestFeature::degenerate(rng) : cases::ClosestFeature::random(rng)).query;
+    if (i % 3 == 2) {
+      const int r = static_cast<int>(rng() % 2101) - 1100;
+      q = {times2(q.p, r), times2(q.a, r), times2(q.b, r), times2(q.c, r)};
+    }
+    bool finite = true;
+    for (const Vec3* v : {&q.p, &q.a, &q.b, &q.c}) finite = finite && v->allFinite();
+    if (!finite) continue;
+    cases::ClosestFeatureResult exact;
+    try {
+      exact = reference::closest_feature_exact(q);
+    } catch (const cases::InputError&) {
+      continue;
+    }
+    const auto fma = reference::closest_feature_filtered_stage(q, true);
+    const auto split = reference::closest_feature_filtered_stage(q, false);
+    ++compared;
+    const bool ok = fma.has_value() == split.has_value() && (!fma || (same(*fma, exact) && same(*split, exact)));
+    if (!ok && mismatched++ < 5) BOOST_TEST_MESSAGE("mismatch: " << cases::ClosestFeature::to_json(q).dump());
+    answered += fma.has_value();
+  }
+  BOOST_TEST_MESSAGE("closest_feature fma/split stages: " << compared << " compared, " << answered << " answered, "
+                                                          << mismatched << " mismatched");
+  BOOST_TEST(mismatched == 0u);
+  BOOST_TEST(answered > compared / 2);
+}
+
 // Random queries scaled as a whole by 2^r, r uniform in [-1100, 1000] (an r that over- or
 // overflows a coordinate is skipped; one that underflows some to subnormals or 0 is kept): bit for bit the exact path's answers, and
 // the filtered stage answers most of them (those whose coordinates stay exact when scaled).

@@ -70,7 +70,7 @@ struct IntervalVerdict {
 // In intervals it gives up (nullopt) as soon as a needed sign is uncertain, and when the
 // normal n may be 0 (the exact path then decides whether the triangle is collinear).
 // Rounding must be protected (exact::ProtectRounding) by the caller.
-std::optional<IntervalVerdict> interval_region(const std::array<cases::Vec3, 4>& src) {
+[[gnu::noinline]] std::optional<IntervalVerdict> interval_region(const std::array<cases::Vec3, 4>& src) {
   std::array<V3<Interval>, 4> v;
   for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(src[i]);
   const V3<Interval> n = cross(v[2] - v[1], v[3] - v[1]);
@@ -190,7 +190,7 @@ cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQue
 
 namespace {
 
-using dd::Bounded;
+using dd::BoundedT;
 
 // The query times 2^k, its largest coordinate in [1, 2), when that scaling is exact: it is
 // unless a coordinate lands in the subnormal range (a query spanning more than ~2^1000).
@@ -213,15 +213,25 @@ std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::Cl
   return std::pair{v, k};
 }
 
-// Enclosures of min and max of two enclosed values: the centre of the smaller (larger) one
-// and the larger error (true min lies in [min of lower ends, min of upper ends]).
-Bounded enclosed_min(const Bounded& a, const Bounded& b) {
-  Bounded m = a < b ? a : b;
+// Enclosures of min and max of two enclosed values. When the enclosures are ordered for
+// certain (dd::certain_compare), the exact min (max) is the smaller (larger) value itself:
+// its own enclosure. Otherwise the centre of the smaller (larger) one and the larger error
+// (the true min lies in [min of lower ends, min of upper ends]). The first case matters for
+// terms of very different sizes (a margin term 1e-20 next to one near 1: the max error
+// would be ~1e-30, far too wide for the small one to round).
+template <bool F>
+BoundedT<F> enclosed_min(const BoundedT<F>& a, const BoundedT<F>& b) {
+  const int order = dd::certain_compare(a, b);
+  if (order != 0) return order < 0 ? a : b;
+  BoundedT<F> m = a < b ? a : b;
   m.err = std::max(a.err, b.err);
   return m;
 }
-Bounded enclosed_max(const Bounded& a, const Bounded& b) {
-  Bounded m = a < b ? b : a;
+template <bool F>
+BoundedT<F> enclosed_max(const BoundedT<F>& a, const BoundedT<F>& b) {
+  const int order = dd::certain_compare(a, b);
+  if (order != 0) return order > 0 ? a : b;
+  BoundedT<F> m = a < b ? b : a;
   m.err = std::max(a.err, b.err);
   return m;
 }
@@ -247,7 +257,8 @@ int binary_exponent(double x) {
 //   which must then be certain. The scaling by 2^(1074−k) is exact unless it underflows
 //   (when k > 1074 + 1022 + ilogb: then it loses < 2^-1074 per part, which the absolute slack
 //   2^-1000 covers).
-double unscaled(const Bounded& x, int k) {
+template <bool F>
+double unscaled(const BoundedT<F>& x, int k) {
   if (dd::exact_zero(x)) return 0;
   if (!std::isfinite(x.hi) || !std::isfinite(x.err) || x.hi == 0) return std::nan("");
   if (binary_exponent(x.hi) - k >= -1020) {
@@ -269,14 +280,14 @@ double unscaled(const Bounded& x, int k) {
 // Exact zeros the double-double bounds cannot see (they never shrink to 0 after a product):
 // p in the triangle's plane, p on edge j's line, certified by intervals that are exactly
 // [0, 0] (every operation on the way exact, as on the degenerate generator's grids).
-bool in_plane(const std::array<cases::Vec3, 4>& src) {
+[[gnu::noinline]] bool in_plane(const std::array<cases::Vec3, 4>& src) {
   exact::ProtectRounding guard;
   std::array<V3<Interval>, 4> v;
   for (int i = 0; i < 4; ++i) v[i] = V3<Interval>::of(src[i]);
   const Interval h = dot(cross(v[2] - v[1], v[3] - v[1]), v[0] - v[1]);
   return CGAL::certainly(h == 0);
 }
-bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
+[[gnu::noinline]] bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
   exact::ProtectRounding guard;
   const V3<Interval> a = V3<Interval>::of(src[1 + j]), b = V3<Interval>::of(src[1 + (j + 1) % 3]);
   const V3<Interval> c = cross(V3<Interval>::of(src[0]) - a, b - a);
@@ -287,7 +298,7 @@ bool on_edge_line(const std::array<cases::Vec3, 4>& src, int j) {
 // enclosure straddles 0, so `unscaled` cannot round it, while the exact path gives +0 (a zero
 // numerator). Certified by intervals that are exactly [0, 0] on the numerator of the exact
 // path's quotient: face p_i·|n|² − h·n_i, edge j v_i·|e_j|² + dn·e_i.
-bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
+[[gnu::noinline]] bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
   exact::ProtectRounding guard;
   std::array<V3<Interval>, 4> v;
   for (int k = 0; k < 4; ++k) v[k] = V3<Interval>::of(src[k]);
@@ -295,7 +306,7 @@ bool face_coordinate_zero(const std::array<cases::Vec3, 4>& src, int i) {
   const Interval num = v[0][i] * dot(n, n) - dot(n, v[0] - v[1]) * n[i];
   return CGAL::certainly(num == 0);
 }
-bool edge_coordinate_zero(const std::array<cases::Vec3, 4>& src, int j, int i) {
+[[gnu::noinline]] bool edge_coordinate_zero(const std::array<cases::Vec3, 4>& src, int j, int i) {
   exact::ProtectRounding guard;
   const V3<Interval> a = V3<Interval>::of(src[1 + j]), e = V3<Interval>::of(src[1 + (j + 1) % 3]) - a;
   const Interval num = a[i] * dot(e, e) + dot(V3<Interval>::of(src[0]) - a, e) * e[i];
@@ -436,13 +447,54 @@ int certainly_least(const std::array<const PlainValue*, M>& value, const std::ar
 
 // dot and cross of vectors known exactly (differences of inputs as double pairs): the
 // products' bounds need no propagated terms (dd::mul_exact).
-Bounded edot(const V3<Bounded>& a, const V3<Bounded>& b) {
+template <bool F>
+BoundedT<F> edot(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
   return dd::mul_exact(a[0], b[0]) + dd::mul_exact(a[1], b[1]) + dd::mul_exact(a[2], b[2]);
 }
-V3<Bounded> ecross(const V3<Bounded>& a, const V3<Bounded>& b) {
+template <bool F>
+V3<BoundedT<F>> ecross(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
   using dd::mul_exact;
   return {mul_exact(a[1], b[2]) - mul_exact(a[2], b[1]), mul_exact(a[2], b[0]) - mul_exact(a[0], b[2]),
           mul_exact(a[0], b[1]) - mul_exact(a[1], b[0])};
+}
+
+// a/b enclosed as dd::operator/ encloses it, by one correction step instead of its
+// three-term long division (a fifth of the operations; the division was a fifth of the
+// stage's time). With x = a.hi + a.lo, y = b.hi + b.lo (|lo| ≤ u|hi|, u = 2^-53), away from
+// under- and overflow:
+//   q1 = fl(a.hi/b.hi), so |a.hi − b.hi·q1| ≤ u|b.hi·q1|; p + pe = b.hi·q1 exactly
+//   (two_prod); a.hi − p is exact (Sterbenz: p is within a factor 1 ± 2u of a.hi);
+//   ρ = x − y·q1 = ((a.hi − p) − pe) + (a.lo − b.lo·q1) exactly, |ρ| ≤ 3u|b.hi·q1|(1 + 2u);
+//   its evaluation rounds four times: (· − pe) ≤ u²|b.hi q1|, b.lo·q1 ≤ u²|b.hi q1|,
+//   (a.lo − ·) ≤ 2u²|b.hi q1|(1 + 2u), the final sum ≤ u·3u|b.hi q1|(1 + 3u): ρ̂ within
+//   7.01u²|b.hi q1| of ρ;
+//   q2 = fl(ρ̂/b.hi) against the exact rest ρ/y (x/y = q1 + ρ/y): ρ̂ for ρ 7.01u²|q1|, b.hi
+//   for y |ρ|·|b.lo|/(|b.hi||y|) ≤ 3.01u²|q1|, the division's rounding u|q2| ≤ 3.01u²|q1|;
+//   q1 + q2 by quick_two_sum, exact (|q2| ≤ 3.1u|q1|).
+// So |x/y − (hi + lo)| ≤ 13.1u²|q1| ≤ 13.2u²|hi| < 2U|hi| (U = 16u²: a factor 2.4 of slack).
+// The propagated part (operands' bounds) and the underflow terms are dd::operator/'s: a
+// quotient, operand or result below 2^-800 adds T + T/|b| (each operation here then loses
+// at most 2^-1075 in the numerator's units or the quotient's; a q1 that underflows leaves
+// a.hi − p exact: p = 0, or q1 within a factor 2 of a.hi/b.hi). A zero b, or a bound of b
+// reaching |b|, gives an infinite bound; overflow gives a non-finite hi: neither certifies.
+template <bool F>
+BoundedT<F> quotient(const BoundedT<F>& a, const BoundedT<F>& b) {
+  const double q1 = a.hi / b.hi;
+  double p, pe;
+  dd::two_prod<F>(b.hi, q1, p, pe);
+  const double rho = ((a.hi - p) - pe) + (a.lo - b.lo * q1);
+  BoundedT<F> q;
+  dd::quick_two_sum(q1, rho / b.hi, q.hi, q.lo);
+  const double bm = std::abs(b.hi) * (1 - 0x1p-50);
+  const double num = a.err + q.mag() * b.err;
+  const double spread = b.err < bm ? num / (bm - b.err) * (1 + 0x1p-50) : dd::inf;
+  q.err = b.err < bm ? spread + 2 * dd::U * q.mag() +
+                           (a.hi != 0 && (dd::tiny(a.hi) || dd::tiny(q.hi)) ? dd::T + dd::T / bm : 0) +
+                           (dd::bound_underflows(q.mag(), b.err) || (num != 0 && spread < 0x1p-960)
+                                ? dd::T + dd::T / (bm - b.err)
+                                : 0)
+                     : dd::inf;
+  return q;
 }
 
 // The index of the certainly largest of three positive doubles with relative error < 2^-44
@@ -465,7 +517,9 @@ int certainly_largest(const std::array<double, 3>& x) {
 // one (it is much wider than 2^-256 relative). Only what the region needs is computed in
 // double-double: of the margin terms the one the plain stage certifies least (all of them
 // when it cannot), of the edges' squared lengths the one it certifies longest.
-std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
+template <bool F>
+[[gnu::always_inline]] inline std::optional<cases::ClosestFeatureResult> filtered_stage(const cases::ClosestFeatureQuery& q) {
+  using Bounded = BoundedT<F>;
   const auto sc = scaled(q);
   if (!sc) return std::nullopt;
   const auto& qs = sc->first;  // not a structured binding: the lambda below captures it
@@ -523,7 +577,7 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
       const int longest = plain ? certainly_largest(st.e2) : -1;
       L2 = longest >= 0 ? e2(longest) : enclosed_max(enclosed_max(e2(0), e2(1)), e2(2));
     }
-    const Bounded t = value * value / (norm2 * *L2);
+    const Bounded t = quotient(value * value, norm2 * *L2);
     least = least ? enclosed_min(*least, t) : t;
   };
   const bool normal_ok = plain && st.normal_conditioned();
@@ -554,12 +608,12 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
       d2 = Bounded(0);  // p lies on the open edge: it is its own closest point
       r.point = q.p + cases::Vec3::Zero();  // -0 + 0 = +0, as the exact path's rounding
     } else {
-      const Bounded t = dn / e2(j);
+      const Bounded t = quotient(dn, e2(j));
       for (int i = 0; i < 3; ++i)
         if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k)) &&
             !(edge_coordinate_zero(qs, j, i) && (r.point[i] = 0, true)))
           return std::nullopt;
-      d2 = dot(c, c) / e2(j);
+      d2 = quotient(dot(c, c), e2(j));
     }
   } else {  // open face: p minus its offset along n
     const Bounded n2 = dot(n(), n());
@@ -575,7 +629,7 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
       d2 = Bounded(0);  // p lies on the open face
       r.point = q.p + cases::Vec3::Zero();
     } else {
-      const Bounded t = h / n2;
+      const Bounded t = quotient(h, n2);
       for (int i = 0; i < 3; ++i)
         if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k)) &&
             !(face_coordinate_zero(qs, i) && (r.point[i] = 0, true)))
@@ -593,6 +647,28 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases:
   return r;
 }
 
+// The stage twice: with two_prod on std::fma in code compiled for FMA, chosen at run time
+// when the CPU has it, and with Dekker's split otherwise (the same exact products: the same
+// answers). flatten inlines every helper into each, so no BoundedT<true> arithmetic is left
+// in default-target code, where std::fma would be a libm call.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CONTACTBENCH_FMA_STAGE 1
+[[gnu::flatten]] __attribute__((target("fma"))) std::optional<cases::ClosestFeatureResult> filtered_fma(
+    const cases::ClosestFeatureQuery& q) {
+  return filtered_stage<true>(q);
+}
+#endif
+[[gnu::flatten]] std::optional<cases::ClosestFeatureResult> filtered_split(const cases::ClosestFeatureQuery& q) {
+  return filtered_stage<false>(q);
+}
+
+std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
+#ifdef CONTACTBENCH_FMA_STAGE
+  if (__builtin_cpu_supports("fma")) return filtered_fma(q);
+#endif
+  return filtered_split(q);
+}
+
 }  // namespace
 
 ClosestFeatureFilterStats& closest_feature_filter_stats() {
@@ -608,6 +684,14 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
   }
   ++stats.exact;
   return closest_feature_exact(q);
+}
+
+std::optional<cases::ClosestFeatureResult> closest_feature_filtered_stage(const cases::ClosestFeatureQuery& q,
+                                                                          bool use_fma) {
+#ifdef CONTACTBENCH_FMA_STAGE
+  if (use_fma && __builtin_cpu_supports("fma")) return filtered_fma(q);
+#endif
+  return filtered_split(q);
 }
 
 std::optional<Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q) {

@@ -26,15 +26,41 @@
 
 namespace contactbench::reference::dd {
 
-struct Bounded {
+// Fma selects dd::two_prod's method (std::fma, or Dekker's split): the same exact p + e
+// either way. BoundedT<true> belongs only in code compiled for FMA (target("fma"), see
+// reference/src/closest_feature.cpp): elsewhere std::fma is a libm call. The operators are
+// hidden friends so that doubles and ints convert to either type as they did to Bounded.
+template <bool Fma>
+struct BoundedT;
+using Bounded = BoundedT<false>;
+template <bool F>
+BoundedT<F> add(const BoundedT<F>& a, double bh, double bl, double eb);
+template <bool F>
+BoundedT<F> mul(const BoundedT<F>& a, const BoundedT<F>& b);
+template <bool F>
+BoundedT<F> div(const BoundedT<F>& a, const BoundedT<F>& b);
+
+template <bool Fma>
+struct BoundedT {
   double hi = 0, lo = 0;  // value hi + lo, |lo| ≤ ulp(hi)/2
   double err = 0;         // |exact − (hi + lo)| ≤ err
 
-  Bounded() = default;
-  Bounded(double v) : hi(v) {}  // NOLINT: exact
-  Bounded(int v) : hi(v) {}     // NOLINT: exact
-  Bounded(double h, double l, double e) : hi(h), lo(l), err(e) {}
+  BoundedT() = default;
+  BoundedT(double v) : hi(v) {}  // NOLINT: exact
+  BoundedT(int v) : hi(v) {}     // NOLINT: exact
+  BoundedT(double h, double l, double e) : hi(h), lo(l), err(e) {}
   double mag() const { return std::abs(hi) * (1 + 0x1p-50); }
+
+  [[gnu::always_inline]] friend BoundedT operator+(const BoundedT& a, const BoundedT& b) { return add(a, b.hi, b.lo, b.err); }
+  [[gnu::always_inline]] friend BoundedT operator-(const BoundedT& a) { return {-a.hi, -a.lo, a.err}; }
+  [[gnu::always_inline]] friend BoundedT operator-(const BoundedT& a, const BoundedT& b) { return add(a, -b.hi, -b.lo, b.err); }
+  [[gnu::always_inline]] friend BoundedT operator*(const BoundedT& a, const BoundedT& b) { return mul(a, b); }
+  [[gnu::always_inline]] friend BoundedT operator/(const BoundedT& a, const BoundedT& b) { return div(a, b); }
+  // Order by value (for iterations that only choose points; no certification implied).
+  [[gnu::always_inline]] friend bool operator<(const BoundedT& a, const BoundedT& b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
+  [[gnu::always_inline]] friend bool operator>(const BoundedT& a, const BoundedT& b) { return b < a; }
+  [[gnu::always_inline]] friend bool operator<=(const BoundedT& a, const BoundedT& b) { return !(b < a); }
+  [[gnu::always_inline]] friend bool operator==(const BoundedT& a, const BoundedT& b) { return a.hi == b.hi && a.lo == b.lo; }
 };
 
 constexpr double U = 0x1p-102;
@@ -54,37 +80,45 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   e = b - (s - a);
 }
 
-[[gnu::always_inline]] inline Bounded add(const Bounded& a, double bh, double bl, double eb) {
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> add(const BoundedT<F>& a, double bh, double bl, double eb) {
   double s1, s2, t1, t2;
   two_sum(a.hi, bh, s1, s2);
   two_sum(a.lo, bl, t1, t2);
   s2 += t1;
   quick_two_sum(s1, s2, s1, s2);
   s2 += t2;
-  Bounded r;
+  BoundedT<F> r;
   quick_two_sum(s1, s2, r.hi, r.lo);
   r.err = a.err + eb + U * r.mag();
   return r;
 }
-[[gnu::always_inline]] inline Bounded operator+(const Bounded& a, const Bounded& b) { return add(a, b.hi, b.lo, b.err); }
-[[gnu::always_inline]] inline Bounded operator-(const Bounded& a) { return {-a.hi, -a.lo, a.err}; }
-[[gnu::always_inline]] inline Bounded operator-(const Bounded& a, const Bounded& b) { return add(a, -b.hi, -b.lo, b.err); }
 
-// a·b = p + e exactly (Dekker's split product; inline, where std::fma would be a libm call
-// without -mfma). Values here stay far from overflow; a non-finite result fails the filter.
+// a·b = p + e exactly: with Fma, e = fma(a, b, −p) (2 operations; only in code compiled for
+// FMA); without, Dekker's split (17 operations, inline, where std::fma would be a libm call
+// without -mfma; -ffp-contract=off keeps GCC from fusing its products). Both are exact
+// unless a·b over- or underflows (the same cases for both); values here stay far from
+// overflow, a non-finite result fails the filter, and the error term's underflow is covered
+// by the absolute slack T (see the top).
+template <bool Fma = false>
 [[gnu::always_inline]] inline void two_prod(double a, double b, double& p, double& e) {
-  constexpr double split = 134217729.0;  // 2^27 + 1
   p = a * b;
-  const double ta = split * a, ah = ta - (ta - a), al = a - ah;
-  const double tb = split * b, bh = tb - (tb - b), bl = b - bh;
-  e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  if constexpr (Fma) {
+    e = std::fma(a, b, -p);
+  } else {
+    constexpr double split = 134217729.0;  // 2^27 + 1
+    const double ta = split * a, ah = ta - (ta - a), al = a - ah;
+    const double tb = split * b, bh = tb - (tb - b), bl = b - bh;
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  }
 }
 
-[[gnu::always_inline]] inline Bounded operator*(const Bounded& a, const Bounded& b) {
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> mul(const BoundedT<F>& a, const BoundedT<F>& b) {
   double p, e;
-  two_prod(a.hi, b.hi, p, e);
+  two_prod<F>(a.hi, b.hi, p, e);
   e += a.hi * b.lo + a.lo * b.hi;
-  Bounded r;
+  BoundedT<F> r;
   quick_two_sum(p, e, r.hi, r.lo);
   r.err = a.mag() * b.err + b.mag() * a.err + a.err * b.err + U * r.mag() +
           (a.hi != 0 && b.hi != 0 && (tiny(a.hi) || tiny(b.hi) || tiny(r.hi)) ? T : 0) +
@@ -94,26 +128,32 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 // a·b for operands with error 0 (exact double pairs, e.g. differences of inputs): operator*
 // with the terms that vanish then left out; the same value and the same bound.
-[[gnu::always_inline]] inline Bounded mul_exact(const Bounded& a, const Bounded& b) {
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> mul_exact(const BoundedT<F>& a, const BoundedT<F>& b) {
   double p, e;
-  two_prod(a.hi, b.hi, p, e);
+  two_prod<F>(a.hi, b.hi, p, e);
   e += a.hi * b.lo + a.lo * b.hi;
-  Bounded r;
+  BoundedT<F> r;
   quick_two_sum(p, e, r.hi, r.lo);
   r.err = U * r.mag() + (a.hi != 0 && b.hi != 0 && (tiny(a.hi) || tiny(b.hi) || tiny(r.hi)) ? T : 0);
   return r;
 }
 
-[[gnu::always_inline]] inline Bounded operator/(const Bounded& a, const Bounded& b) {
+// On doubles (exact operands), as before the Fma parameter.
+[[gnu::always_inline]] inline Bounded mul_exact(const Bounded& a, const Bounded& b) { return mul_exact<false>(a, b); }
+
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> div(const BoundedT<F>& a, const BoundedT<F>& b) {
+  using B = BoundedT<F>;
   // Long division: q1 + q2 + q3 with remainders computed by the accurate product.
   const double q1 = a.hi / b.hi;
-  Bounded r = a - Bounded(b.hi, b.lo, 0) * Bounded(q1);
+  B r = a - B(b.hi, b.lo, 0) * B(q1);
   const double q2 = r.hi / b.hi;
-  r = r - Bounded(b.hi, b.lo, 0) * Bounded(q2);
+  r = r - B(b.hi, b.lo, 0) * B(q2);
   const double q3 = r.hi / b.hi;
-  Bounded q;
+  B q;
   quick_two_sum(q1, q2, q.hi, q.lo);
-  q = Bounded(q.hi, q.lo, 0) + Bounded(q3);
+  q = B(q.hi, q.lo, 0) + B(q3);
   const double bm = std::abs(b.hi) * (1 - 0x1p-50);
   const double num = a.err + q.mag() * b.err;
   const double spread = b.err < bm ? num / (bm - b.err) * (1 + 0x1p-50) : inf;
@@ -123,13 +163,15 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   return q;
 }
 
-[[gnu::always_inline]] inline Bounded sqrt(const Bounded& a) {
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> sqrt(const BoundedT<F>& a) {
+  using B = BoundedT<F>;
   if (!(a.hi > 0)) return {0, 0, a.hi == 0 && a.err == 0 ? 0 : inf};
   const double x = std::sqrt(a.hi);
   // One Newton step in double-double from the double root: x + (a − x²)/(2x).
-  const Bounded x2 = Bounded(x) * Bounded(x);
-  const Bounded d = Bounded(a.hi, a.lo, 0) - Bounded(x2.hi, x2.lo, 0);
-  Bounded r;
+  const B x2 = B(x) * B(x);
+  const B d = B(a.hi, a.lo, 0) - B(x2.hi, x2.lo, 0);
+  B r;
   quick_two_sum(x, d.hi / (2 * x), r.hi, r.lo);
   const double spread = (a.err + (tiny(a.hi) ? T : 0)) / std::sqrt(a.hi * (1 - 0x1p-50)) * (1 + 0x1p-50);
   r.err = a.err < a.hi * (1 - 0x1p-50) ? spread + U * r.mag() + (tiny(a.hi) ? T : 0) + (a.err != 0 && spread < 0x1p-960 ? T : 0)
@@ -137,16 +179,12 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   return r;
 }
 
-[[gnu::always_inline]] inline Bounded abs(const Bounded& a) { return a.hi < 0 || (a.hi == 0 && a.lo < 0) ? -a : a; }
-
-// Order by value (for iterations that only choose points; no certification implied).
-[[gnu::always_inline]] inline bool operator<(const Bounded& a, const Bounded& b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
-[[gnu::always_inline]] inline bool operator>(const Bounded& a, const Bounded& b) { return b < a; }
-[[gnu::always_inline]] inline bool operator<=(const Bounded& a, const Bounded& b) { return !(b < a); }
-[[gnu::always_inline]] inline bool operator==(const Bounded& a, const Bounded& b) { return a.hi == b.hi && a.lo == b.lo; }
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> abs(const BoundedT<F>& a) { return a.hi < 0 || (a.hi == 0 && a.lo < 0) ? -a : a; }
 
 // The value as an exact point (bound dropped): where an iteration evaluates next.
-[[gnu::always_inline]] inline Bounded point(const Bounded& a) { return {a.hi, a.lo, 0}; }
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> point(const BoundedT<F>& a) { return {a.hi, a.lo, 0}; }
 
 // The double every value within 2·err of hi + lo rounds to (to nearest), when there is one:
 // the interval [v − 2err, v + 2err] contains no midpoint between doubles. NaN otherwise.
@@ -158,7 +196,8 @@ constexpr double inf = std::numeric_limits<double>::infinity();
   return std::bit_cast<double>(std::bit_cast<std::int64_t>(d) + (d > 0 ? -1 : 1));
 }
 
-[[gnu::always_inline]] inline double certain_double(const Bounded& a) {
+template <bool F>
+[[gnu::always_inline]] inline double certain_double(const BoundedT<F>& a) {
   const double d = a.hi;
   if (!std::isfinite(d) || !std::isfinite(a.err) || std::abs(d) < 0x1p-960) return std::nan("");
   const double below = (d - next_down(d)) / 2, above = (next_up(d) - d) / 2;
@@ -167,12 +206,14 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 }
 
 // A value known exactly to be zero (error bound 0: it came from exact zeros only).
-[[gnu::always_inline]] inline bool exact_zero(const Bounded& a) { return a.hi == 0 && a.lo == 0 && a.err == 0; }
+template <bool F>
+[[gnu::always_inline]] inline bool exact_zero(const BoundedT<F>& a) { return a.hi == 0 && a.lo == 0 && a.err == 0; }
 
 // The smallest double ≥ every value within 2·err of hi + lo, when that is one double (the
 // upward rounding of margins, exact::up_to_double): the interval lies in (prev(d), d]. NaN
 // otherwise; +0 for an exact zero.
-[[gnu::always_inline]] inline double certain_up_double(const Bounded& a) {
+template <bool F>
+[[gnu::always_inline]] inline double certain_up_double(const BoundedT<F>& a) {
   if (exact_zero(a)) return 0;
   const double d = a.hi;
   if (!std::isfinite(d) || !std::isfinite(a.err) || std::abs(d) < 0x1p-960) return std::nan("");
@@ -192,14 +233,16 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 // Scaling by 2^k (k an integer) is exact in every part while nothing under- or overflows;
 // the caller checks the results it keeps.
-[[gnu::always_inline]] inline Bounded ldexp(const Bounded& a, int k) {
+template <bool F>
+[[gnu::always_inline]] inline BoundedT<F> ldexp(const BoundedT<F>& a, int k) {
   return {std::ldexp(a.hi, k), std::ldexp(a.lo, k), std::ldexp(a.err, k)};
 }
 
 // The certified order of two values: -1 (a < b for every value in both enclosures), +1
 // (a > b), 0 when the enclosures overlap (undecided; ties included).
-[[gnu::always_inline]] inline int certain_compare(const Bounded& a, const Bounded& b) {
-  const Bounded d = a - b;
+template <bool F>
+[[gnu::always_inline]] inline int certain_compare(const BoundedT<F>& a, const BoundedT<F>& b) {
+  const BoundedT<F> d = a - b;
   if (!(std::isfinite(d.hi) && std::isfinite(d.err))) return 0;
   if (d.hi + d.lo * (1 + 0x1p-50) > 2 * d.err && d.hi > 0) return 1;
   if (-(d.hi + d.lo * (1 + 0x1p-50)) > 2 * d.err && d.hi < 0) return -1;
