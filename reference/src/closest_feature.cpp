@@ -662,28 +662,11 @@ template <bool F>
   return filtered_stage<false>(q);
 }
 
-std::optional<cases::ClosestFeatureResult> closest_feature_filtered(const cases::ClosestFeatureQuery& q) {
-#ifdef CONTACTBENCH_FMA_STAGE
-  if (__builtin_cpu_supports("fma")) return filtered_fma(q);
-#endif
-  return filtered_split(q);
-}
-
 }  // namespace
 
 ClosestFeatureFilterStats& closest_feature_filter_stats() {
   thread_local ClosestFeatureFilterStats stats;
   return stats;
-}
-
-cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
-  auto& stats = closest_feature_filter_stats();
-  if (auto r = closest_feature_filtered(q)) {
-    ++stats.filtered;
-    return *r;
-  }
-  ++stats.exact;
-  return closest_feature_exact(q);
 }
 
 std::optional<cases::ClosestFeatureResult> closest_feature_filtered_stage(const cases::ClosestFeatureQuery& q,
@@ -692,6 +675,16 @@ std::optional<cases::ClosestFeatureResult> closest_feature_filtered_stage(const 
   if (use_fma && __builtin_cpu_supports("fma")) return filtered_fma(q);
 #endif
   return filtered_split(q);
+}
+
+cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
+  auto& stats = closest_feature_filter_stats();
+  if (auto r = closest_feature_filtered_stage(q, true)) {
+    ++stats.filtered;
+    return *r;
+  }
+  ++stats.exact;
+  return closest_feature_exact(q);
 }
 
 std::optional<Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q) {
