@@ -70,6 +70,20 @@ bool nonzero_at(const PVec& v, Algebraic& r) {
 
 bool all_zero(const PVec& v) { return v[0].is_zero() && v[1].is_zero() && v[2].is_zero(); }
 
+// A polynomial computed on first use: most are needed only at a root where the cheaper
+// conditions before them hold (the same polynomial either way, so the same signs).
+class Lazy {
+ public:
+  template <class Make>
+  const Polynomial& get(Make&& make) const {
+    if (!value_) value_ = make();
+    return *value_;
+  }
+
+ private:
+  mutable std::optional<Polynomial> value_;
+};
+
 // Exact AABB filter: if the boxes swept by the two vertex sets over [0, 1] are disjoint
 // along some axis, no contact is possible (comparisons of doubles are exact).
 bool boxes_disjoint(const std::vector<const cases::Vec3*>& a,
@@ -127,14 +141,16 @@ struct PointEdge {
   PointPoint px, py;
   PVec e;            // y - x
   PVec cr;           // (p - x) x (y - x)
-  Polynomial along;  // (p - x) . (y - x)
-  Polynomial rest;   // |y - x|^2 - along
+  Lazy along_;       // (p - x) . (y - x)
+  Lazy rest_;        // |y - x|^2 - along
   PointEdge(const PVec& p, const PVec& x, const PVec& y)
-      : px(p, x), py(p, y), e(y - x), cr(cross(p - x, e)), along(dot(p - x, e)),
-        rest(dot(e, e) - along) {}
+      : px(p, x), py(p, y), e(y - x), cr(cross(p - x, e)) {}
+  // p - x is px.d.
+  const Polynomial& along() const { return along_.get([this] { return dot(px.d, e); }); }
+  const Polynomial& rest() const { return rest_.get([this] { return dot(e, e) - along(); }); }
   bool interior_touch(Algebraic& r) const {
-    return nonzero_at(e, r) && !nonzero_at(cr, r) && sign_at(along, r) >= 0 &&
-           sign_at(rest, r) >= 0;
+    return nonzero_at(e, r) && !nonzero_at(cr, r) && sign_at(along(), r) >= 0 &&
+           sign_at(rest(), r) >= 0;
   }
   bool touch(Algebraic& r) const { return px.touch(r) || py.touch(r) || interior_touch(r); }
   std::optional<Algebraic> earliest() const {
@@ -180,15 +196,21 @@ struct VertexFace {
   PVec n;        // (b - a) x (c - a)
   Polynomial f;  // n . (p - a): coplanarity cubic
   // n . (edge x (p - edge start)): >= 0 all three <=> inside (n != 0)
-  std::array<Polynomial, 3> g;
+  std::array<Lazy, 3> g_;
   std::array<PointEdge, 3> edges;
   VertexFace(const PVec& p_, const PVec& a_, const PVec& b_, const PVec& c_)
       : p(p_), a(a_), b(b_), c(c_), n(cross(b - a, c - a)), f(dot(n, p - a)),
-        g{dot(n, cross(b - a, p - a)), dot(n, cross(c - b, p - b)), dot(n, cross(a - c, p - c))},
         edges{PointEdge(p, a, b), PointEdge(p, b, c), PointEdge(p, c, a)} {}
+  const Polynomial& g(int k) const {
+    return g_[k].get([&] {
+      const PVec& x = k == 0 ? a : (k == 1 ? b : c);
+      const PVec& y = k == 0 ? b : (k == 1 ? c : a);
+      return dot(n, cross(y - x, p - x));
+    });
+  }
   bool face_touch(Algebraic& r) const {
-    return sign_at(f, r) == 0 && nonzero_at(n, r) && sign_at(g[0], r) >= 0 &&
-           sign_at(g[1], r) >= 0 && sign_at(g[2], r) >= 0;
+    return sign_at(f, r) == 0 && nonzero_at(n, r) && sign_at(g(0), r) >= 0 &&
+           sign_at(g(1), r) >= 0 && sign_at(g(2), r) >= 0;
   }
   bool touch(Algebraic& r) const {
     if (face_touch(r)) return true;
@@ -217,17 +239,19 @@ struct EdgeEdge {
   PVec a0, a1, b0, b1;
   PVec m;           // (a1 - a0) x (b1 - b0)
   Polynomial f;     // m . (b0 - a0): coplanarity cubic
-  Polynomial mm;    // |m|^2
-  Polynomial s, u;  // intersection parameters times |m|^2 on a and on b
+  Lazy mm_;         // |m|^2
+  Lazy s_, u_;      // intersection parameters times |m|^2 on a and on b
   std::array<PointEdge, 4> ends;
   EdgeEdge(const PVec& a0_, const PVec& a1_, const PVec& b0_, const PVec& b1_)
       : a0(a0_), a1(a1_), b0(b0_), b1(b1_), m(cross(a1 - a0, b1 - b0)), f(dot(m, b0 - a0)),
-        mm(dot(m, m)), s(dot(cross(b0 - a0, b1 - b0), m)), u(dot(cross(b0 - a0, a1 - a0), m)),
         ends{PointEdge(a0, b0, b1), PointEdge(a1, b0, b1), PointEdge(b0, a0, a1),
              PointEdge(b1, a0, a1)} {}
+  const Polynomial& mm() const { return mm_.get([this] { return dot(m, m); }); }
+  const Polynomial& s() const { return s_.get([this] { return dot(cross(b0 - a0, b1 - b0), m); }); }
+  const Polynomial& u() const { return u_.get([this] { return dot(cross(b0 - a0, a1 - a0), m); }); }
   bool cross_touch(Algebraic& r) const {
-    return sign_at(f, r) == 0 && nonzero_at(m, r) && sign_at(s, r) >= 0 &&
-           sign_at(mm - s, r) >= 0 && sign_at(u, r) >= 0 && sign_at(mm - u, r) >= 0;
+    return sign_at(f, r) == 0 && nonzero_at(m, r) && sign_at(s(), r) >= 0 &&
+           sign_at(mm() - s(), r) >= 0 && sign_at(u(), r) >= 0 && sign_at(mm() - u(), r) >= 0;
   }
   bool touch(Algebraic& r) const {
     if (cross_touch(r)) return true;

@@ -1,12 +1,59 @@
 #include "reference/src/polynomial.hpp"
 
+#include "reference/src/filtered_sign.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
 namespace contactbench::reference::exact {
 
 namespace {
+
+// An interval of doubles around q ([lo, hi] contains q), from mpq_get_d's truncation
+// towards zero, when q is 0 or its conversion lies in [2^-900, 2^900] (far from under- and
+// overflow, where GMP leaves the result system dependent); false otherwise.
+bool enclose(const mpq_class& q, double& lo, double& hi) {
+  const int s = sgn(q);
+  if (s == 0) {
+    lo = hi = 0;
+    return true;
+  }
+  const double d = mpq_get_d(q.get_mpq_t());
+  if (!(std::abs(d) >= 0x1p-900 && std::abs(d) <= 0x1p900)) return false;
+  lo = s > 0 ? d : std::nextafter(d, -INFINITY);
+  hi = s > 0 ? std::nextafter(d, INFINITY) : d;
+  return true;
+}
+
+// The sign of g on all of [lo, hi] when interval arithmetic proves it (Horner on the
+// enclosures of the coefficients and of [lo, hi], rounding protected: the result encloses
+// g(x) for every x in [lo, hi]); 0 when it cannot (it never certifies a zero). A cheap
+// stand-in for the gcd test and enclosure_sign, which need rationals.
+int interval_sign(const Polynomial& g, const mpq_class& lo, const mpq_class& hi) {
+  std::array<double, 2 * 8> c;  // degree <= 7: the polynomials of the CCD and ellipsoid families
+  const int n = g.degree();
+  if (n < 0 || n >= 8) return 0;
+  double xl, xh, t;
+  if (!enclose(lo, xl, t)) return 0;
+  if (!enclose(hi, t, xh)) return 0;
+  for (int i = 0; i <= n; ++i)
+    if (!enclose(g.c[i], c[2 * i], c[2 * i + 1])) return 0;
+  ProtectRounding guard;
+  const Interval x(xl, xh);
+  Interval r(c[2 * n], c[2 * n + 1]);
+  for (int i = n - 1; i >= 0; --i) r = r * x + Interval(c[2 * i], c[2 * i + 1]);
+  if (r.inf() > 0) return 1;
+  if (r.sup() < 0) return -1;
+  return 0;
+}
+
+// The exact sign of p(x): interval arithmetic when it decides, else rationals.
+int value_sign(const Polynomial& p, const mpq_class& x) {
+  if (const int s = interval_sign(p, x, x)) return s;
+  return sgn(p(x));
+}
 
 // a = q b + r; either output may be skipped.
 void divmod(const Polynomial& a, const Polynomial& b, Polynomial* quot, Polynomial* rem) {
@@ -32,19 +79,19 @@ void isolate(const Polynomial& p, const std::vector<Polynomial>& st, const mpq_c
              const mpq_class& hi, int vlo, int vhi, std::vector<Algebraic>& out) {
   const int n = vlo - vhi;
   if (n <= 0) return;
-  if (n == 1 && sgn(p(lo)) != 0 && sgn(p(hi)) != 0) {
+  if (n == 1 && value_sign(p, lo) != 0 && value_sign(p, hi) != 0) {
     Algebraic a;
     a.is_rational = false;
     a.p = p;
     a.lo = lo;
     a.hi = hi;
-    a.sign_lo = sgn(p(lo));
+    a.sign_lo = value_sign(p, lo);
     out.push_back(std::move(a));
     return;
   }
   const mpq_class m = (lo + hi) / 2;
   const int vm = sign_variations(st, m);
-  if (sgn(p(m)) == 0) {
+  if (value_sign(p, m) == 0) {
     // m is a root: the count on (lo, m] includes it.
     isolate(p, st, lo, m, vlo, vm + 1, out);  // roots in (lo, m): vlo - vm - 1
     out.push_back(Algebraic::rational(m));
@@ -141,7 +188,7 @@ std::vector<Polynomial> sturm_sequence(const Polynomial& p) {
 int sign_variations(const std::vector<Polynomial>& sturm, const mpq_class& x) {
   int v = 0, last = 0;
   for (const auto& p : sturm) {
-    const int g = sgn(p(x));
+    const int g = value_sign(p, x);
     if (g == 0) continue;
     if (last != 0 && g != last) ++v;
     last = g;
@@ -185,7 +232,7 @@ mpq_class root_bound(const Polynomial& f) {
 
 void Algebraic::bisect() {
   mpq_class m = (lo + hi) / 2;
-  const int s = sgn(p(m));
+  const int s = value_sign(p, m);
   if (s == 0) {
     is_rational = true;
     value = std::move(m);
@@ -205,12 +252,12 @@ std::vector<Algebraic> real_roots(const Polynomial& f, const mpq_class& lo, cons
     if (r >= lo && r <= hi) out.push_back(Algebraic::rational(std::move(r)));
     return out;
   }
-  if (sgn(p(lo)) == 0) out.push_back(Algebraic::rational(lo));
+  if (value_sign(p, lo) == 0) out.push_back(Algebraic::rational(lo));
   const auto st = sturm_sequence(p);
   const int vlo = sign_variations(st, lo), vhi = sign_variations(st, hi);
   // Sturm counts roots in (lo, hi]; a root at hi is dropped from the open interval's count
   // and added at the end.
-  const bool root_hi = sgn(p(hi)) == 0;
+  const bool root_hi = value_sign(p, hi) == 0;
   isolate(p, st, lo, hi, vlo, vhi + (root_hi ? 1 : 0), out);
   if (root_hi) out.push_back(Algebraic::rational(hi));
   return out;
@@ -235,18 +282,27 @@ int enclosure_sign(const Polynomial& g, const mpq_class& lo, const mpq_class& hi
 
 int sign_at(const Polynomial& g, Algebraic& a) {
   if (g.is_zero()) return 0;
-  if (a.is_rational) return sgn(g(a.value));
+  if (a.is_rational) return value_sign(g, a.value);
   if (g.degree() == 0) return sgn(g.c[0]);
+  // a is a root of its own polynomial (the common call: the sign of the polynomial whose
+  // root it is, e.g. the CCD coplanarity cubic at its root).
+  if (g.c == a.p.c) return 0;
+  // A strict sign of g on all of (lo, hi) is its sign at a (then g(a) != 0): no gcd needed.
+  if (const int s = interval_sign(g, a.lo, a.hi)) return s;
   // g(a) = 0 iff a is a root of h = gcd(p, g); h is square-free with at most the one root a
   // in (lo, hi), so that happens iff h changes sign there (h(lo), h(hi) != 0 since h | p).
   const Polynomial h = gcd(a.p, g);
-  if (h.degree() >= 1 && sgn(h(a.lo)) * sgn(h(a.hi)) < 0) return 0;
-  // Now g(a) != 0: refining the interval around a eventually excludes zero.
-  for (;;) {
-    const int s = enclosure_sign(g, a.lo, a.hi);
-    if (s != 0) return s;
+  if (h.degree() >= 1 && value_sign(h, a.lo) * value_sign(h, a.hi) < 0) return 0;
+  // Now g(a) != 0: refining the interval around a eventually excludes zero. Intervals of
+  // doubles first; the exact Taylor enclosure from the 16th step on (it decides once the
+  // interval is small enough, also below the doubles' resolution).
+  for (int step = 0;; ++step) {
+    if (step > 0)
+      if (const int s = interval_sign(g, a.lo, a.hi)) return s;
+    if (step >= 16)
+      if (const int s = enclosure_sign(g, a.lo, a.hi)) return s;
     a.bisect();
-    if (a.is_rational) return sgn(g(a.value));
+    if (a.is_rational) return value_sign(g, a.value);
   }
 }
 
@@ -254,7 +310,7 @@ int compare(Algebraic& a, const mpq_class& q) {
   if (a.is_rational) return cmp(a.value, q) < 0 ? -1 : (cmp(a.value, q) > 0 ? 1 : 0);
   if (q <= a.lo) return 1;
   if (q >= a.hi) return -1;
-  const int s = sgn(a.p(q));
+  const int s = value_sign(a.p, q);
   if (s == 0) return 0;
   return s == a.sign_lo ? 1 : -1;
 }
