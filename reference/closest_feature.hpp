@@ -12,9 +12,9 @@ namespace contactbench::reference {
 // fallback); point and squared distance are the exact rationals rounded to the nearest
 // double; margin is sqrt of an exact rational rounded up (MPFR, see reference/src/cgal.hpp).
 // Filtered: the region is first decided in plain double with semi-static error bounds
-// (else by the interval filter), the constructions evaluated in double-double with a running
-// error bound and kept when each enclosure rounds to one double; otherwise the exact path
-// below answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
+// (else by the interval filter), the constructions evaluated in double-double with one
+// static error bound per polynomial (then, where those cannot round, a running bound) and
+// kept when each enclosure rounds to one double; otherwise the exact path below answers. Bit-identical to it (harness/tests/filtered_reference.cpp).
 // Throws cases::InputError for an exactly collinear triangle.
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q);
 
@@ -22,9 +22,11 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
 cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQuery& q);
 
 // How many closest_feature calls on this thread the filtered stage answered and how many
-// went on to the exact path: for tests (a query built to need the exact path must reach it).
+// went on to the exact path, and how many filtered-stage calls had an output its static
+// bounds could not round (it then retries with running bounds): for tests (a query built
+// to need the exact path, or the retry, must reach it).
 struct ClosestFeatureFilterStats {
-  std::uint64_t filtered = 0, exact = 0;
+  std::uint64_t filtered = 0, exact = 0, static_deferred = 0;
 };
 ClosestFeatureFilterStats& closest_feature_filter_stats();
 

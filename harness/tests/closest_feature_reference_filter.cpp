@@ -189,6 +189,39 @@ BOOST_AUTO_TEST_CASE(least_margin_term_keeps_its_own_bound) {
   BOOST_TEST(a.r.margin <= margin * (1 + 0x1p-45));
 }
 
+// The static bounds' edge (one bound per polynomial, 8U·M, M its sum of absolute
+// monomials, U = 2^-102): they defer where a formula cancels strongly, and the running
+// bounds then answer. Triangle a = 0, b = (1, −1, 0), c = (1, 0, −1): n = (1, 1, 1) exactly,
+// |n|² = 3, every P̂_n,i = 1. p = (5/8, −5/16, −5/16 + 2^-j), inside the face's prism (near
+// its centroid), h = n·p = 2^-j, so M_h = Σ|p_i| ≈ 5/4 against h: squared distance
+// h²/3 = 2^-2j/3, which lies 2^-55 of itself from the nearest rounding midpoint (1/3 =
+// 1.0101…₂·2^-2: a third of an ulp past a double); its relative error is about 2·err_h/h,
+// so it rounds when 4·err_h < 2^-55·2^-j. Static: err_h = 8U·5/4 = 10U, rounds for j ≤ 41
+// (j < 41.68). Running: n_i carry 2U each (two exact products, one sum), n_i·p_i 3U|p_i|,
+// the two sums U·5/16 and U·2^-j: err_h ≈ 4.06U, rounds for j ≤ 42 (j < 42.98). So j = 41
+// is answered with static bounds, j = 42 by the running retry, j = 44 by the exact path.
+// The closest point p − (2^-j/3)(1, 1, 1) is ≥ 0.17 ulp from a midpoint in every
+// coordinate, the margin unremarkable: the squared distance alone decides.
+BOOST_AUTO_TEST_CASE(static_bounds_defer_where_a_formula_cancels) {
+  struct Case {
+    int j;
+    bool static_answers, filtered;
+  };
+  auto& stats = reference::closest_feature_filter_stats();
+  for (const Case& c : {Case{41, true, true}, Case{42, false, true}, Case{44, false, false}}) {
+    const double eps = std::ldexp(1.0, -c.j);
+    const auto deferred = stats.static_deferred;
+    const Answer a = answer({{0.625, -0.3125, -0.3125 + eps}, {0, 0, 0}, {1, -1, 0}, {1, 0, -1}});
+    BOOST_TEST_CONTEXT("j = " << c.j) {
+      BOOST_TEST(a.filtered == c.filtered);
+      BOOST_TEST((stats.static_deferred == deferred) == c.static_answers);
+      BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::face));
+      BOOST_TEST(same_bits(a.r.squared_distance, eps * eps / 3));  // eps² exact: one rounding
+      BOOST_TEST(same_bits(a.r.point[0], 0.625 - eps / 3));  // two roundings, ≥ 0.17 ulp from a midpoint
+    }
+  }
+}
+
 // The filtered stage with Dekker's products (the clone for CPUs without FMA) and with
 // std::fma: both form the same exact products, so they defer on the same queries and give
 // the same bits, which are the exact path's. Random, degenerate and whole-query-scaled

@@ -341,13 +341,16 @@ Plain3 pcross_abs(const Plain3& a, const Plain3& b) {  // the P̂ of each compon
           std::abs(a[0] * b[1]) + std::abs(a[1] * b[0])};
 }
 
-// A decision value, its error bound and its certified sign (+1, -1; 0: undecided).
+// A decision value, its error bound and its certified sign (+1, -1; 0: undecided); `mag`
+// is the computed Σ|…| of its formula (the bound's P̂ or Σ̂), which the double-double stage's
+// static bounds reuse.
 struct PlainValue {
-  double v = 0, bound = 0;
+  double v = 0, bound = 0, mag = 0;
   int sign = 0;
-  void set(double value, double b) {
+  void set(double value, double m, double units) {
     v = value;
-    bound = b + plain_floor;
+    mag = m;
+    bound = units * plain_u * m + plain_floor;
     sign = v > bound ? 1 : (-v > bound ? -1 : 0);
   }
 };
@@ -371,9 +374,9 @@ struct PlainStage {
     n2 = pdot(n, n);
     for (int j = 0; j < 3; ++j) {
       e2[j] = pdot(e[j], e[j]);
-      dn[j].set(pdot(w[j], e[j]), 8 * plain_u * pdot_abs(w[j], e[j]));
+      dn[j].set(pdot(w[j], e[j]), pdot_abs(w[j], e[j]), 8);
       const Plain3& prev = e[(j + 2) % 3];
-      dp[j].set(-pdot(w[j], prev), 8 * plain_u * pdot_abs(w[j], prev));
+      dp[j].set(-pdot(w[j], prev), pdot_abs(w[j], prev), 8);
     }
   }
   bool normal_nonzero() const {
@@ -388,7 +391,7 @@ struct PlainStage {
   const PlainValue& side(int j) {  // s_j, computed on first use
     if (s[j].bound == 0) {
       const Plain3 c = pcross(e[j], w[j]), c_abs = pcross_abs(e[j], w[j]);
-      s[j].set(pdot(n, c), 16 * plain_u * (n_abs[0] * c_abs[0] + n_abs[1] * c_abs[1] + n_abs[2] * c_abs[2]));
+      s[j].set(pdot(n, c), n_abs[0] * c_abs[0] + n_abs[1] * c_abs[1] + n_abs[2] * c_abs[2], 16);
     }
     return s[j];
   }
@@ -507,37 +510,50 @@ int certainly_largest(const std::array<double, 3>& x) {
   return best;
 }
 
-// The filtered stage of closest_feature: region from the plain-double stage (or, when it
-// cannot decide, the interval filter), point, squared distance and margin in double-double
-// with a running error bound (dd::Bounded), each accepted only when its enclosure rounds to
-// one double. nullopt sends the query to the exact path. The margin's square root
-// (irrational in general, MPFR on the exact path) is the double-double root here: its
-// upward rounding is certified like the others, and the MPFR path's rounding (up at 256
-// bits, then up to 53) lands on the same double whenever the enclosure does not straddle
-// one (it is much wider than 2^-256 relative). Only what the region needs is computed in
-// double-double: of the margin terms the one the plain stage certifies least (all of them
-// when it cannot), of the edges' squared lengths the one it certifies longest.
-template <bool F>
-[[gnu::always_inline]] inline std::optional<cases::ClosestFeatureResult> filtered_stage(const cases::ClosestFeatureQuery& q) {
+// Static bounds: the double-double stage's first attempt, when the plain stage decided the
+// region (its magnitudes are reused). The stage's polynomials — |e_j|², w_j·e_k, the cross
+// products n = e_0 × (v_2 − v_0) and e_j × w_j (w_j × e_j), n·(e_j × w_j), |n|², n·w_0,
+// |w_j × e_j|² — are evaluated by dd::add, dd::mul and dd::mul_exact on exact leaves (the
+// differences of the scaled inputs as double pairs). Each operation's result r̂ lies within
+// U|r̂|(1 + 2^-50) of the exact operation on its computed operands (double_double.hpp; U =
+// 2^-102), so r̂ = (â ∘ b̂)(1 + δ) with |δ| < 1.0001U. Expanded into monomials of the leaves,
+// the computed value multiplies each monomial by the (1 + δ) of the operations it passes
+// through, at most K of them (edot: a product and two sums, K = 3; a cross component, 2; a
+// dot of two cross products, 2 + 2 + 1 + 2 = 7; of n with w_0, 5), so |f̂ − f| ≤ γ_K·M with
+// γ_7 < 7.001U and M = Σ|monomials|: the formula on absolute values with every − a +. The
+// plain stage's Σ̂ and P̂ (and Σ P̂_n,i P̂_c,i, |ê|², Σ P̂²) are M on the rounded differences
+// in double, within (1 + u)^10 < 1 + 2^-49 of it (u = 2^-53). Hence the bound 8U·M̂ (its own
+// rounding, u relative, is inside the slack of 8 against 7.001(1 + 2^-49)). Underflow: a
+// product with an operand or result below 2^-800 may lose T = 2^-1000 more
+// (double_double.hpp); on the scaled query every leaf is below 4 and every cross component
+// below 2^5, so such a loss reaches the result times a cofactor below 2^7, from at most 15
+// products: below 2^-985, inside static_floor. The running bounds' terms of those operations
+// are then unused and compiled out. An output these bounds cannot round sends the query to
+// the running bounds (the same values; their bounds are tighter where a formula cancels),
+// not to the exact path: the stage answers the same queries as with running bounds alone,
+// with the same doubles (each is the exact path's whenever accepted).
+constexpr double static_units = 8 * dd::U, static_floor = 0x1p-980;
+
+// The region's point, squared distance and margin in double-double (Static: the
+// polynomials with the static bounds above, only for a region the plain stage decided;
+// else running bounds throughout), each accepted only when its enclosure rounds to one
+// double; nullopt otherwise. The margin's square root (irrational in general, MPFR on the
+// exact path) is the double-double root here: its upward rounding is certified like the
+// others, and the MPFR path's rounding (up at 256 bits, then up to 53) lands on the same
+// double whenever the enclosure does not straddle one (it is much wider than 2^-256
+// relative). Only what the region needs is computed in double-double: of the margin terms
+// the one the plain stage certifies least (all of them when it cannot), of the edges'
+// squared lengths the one it certifies longest, of the differences p − v_j those used.
+template <bool F, bool Static>
+[[gnu::always_inline]] inline std::optional<cases::ClosestFeatureResult> stage_outputs(
+    const cases::ClosestFeatureQuery& q, const std::array<cases::Vec3, 4>& qs, int k, PlainStage& st, bool plain,
+    const IntervalVerdict& verdict) {
   using Bounded = BoundedT<F>;
-  const auto sc = scaled(q);
-  if (!sc) return std::nullopt;
-  const auto& qs = sc->first;  // not a structured binding: the lambda below captures it
-  const auto& k = sc->second;
-  PlainStage st(qs);
-  IntervalVerdict verdict{};
-  const std::optional<Region> plain = plain_region(st);
-  if (plain) {
-    verdict.region = *plain;  // no decision value it needs is zero (see PlainStage)
-  } else {
-    std::optional<IntervalVerdict> iv;
-    {
-      exact::ProtectRounding guard;
-      iv = interval_region(qs);
-    }
-    if (!iv) return std::nullopt;
-    verdict = *iv;
-  }
+  // A polynomial's value with its static bound (M̂ its magnitude), or as evaluated.
+  auto poly = [](Bounded v, double mag) {
+    if constexpr (Static) v.err = static_units * mag + static_floor;
+    return v;
+  };
   // Differences of input doubles are exact as double pairs (error 0).
   auto diff = [&](int a, int b) {
     V3<Bounded> d;
@@ -547,21 +563,28 @@ template <bool F>
     }
     return d;
   };
-  std::array<V3<Bounded>, 3> e, w;  // e_j = v_(j+1) - v_j, w_j = p - v_j
-  for (int j = 0; j < 3; ++j) {
-    e[j] = diff(1 + (j + 1) % 3, 1 + j);
-    w[j] = diff(0, 1 + j);
-  }
+  std::array<V3<Bounded>, 3> e;  // e_j = v_(j+1) - v_j
+  for (int j = 0; j < 3; ++j) e[j] = diff(1 + (j + 1) % 3, 1 + j);
+  std::array<std::optional<V3<Bounded>>, 3> w_cache;  // w_j = p - v_j
+  auto w = [&](int j) -> const V3<Bounded>& {
+    if (!w_cache[j]) w_cache[j] = diff(0, 1 + j);
+    return *w_cache[j];
+  };
   std::array<std::optional<Bounded>, 3> e2_cache;
   auto e2 = [&](int j) -> const Bounded& {
-    if (!e2_cache[j]) e2_cache[j] = edot(e[j], e[j]);
+    if (!e2_cache[j]) e2_cache[j] = poly(edot(e[j], e[j]), st.e2[j]);
     return *e2_cache[j];
   };
   std::optional<V3<Bounded>> n_cache;
   auto n = [&]() -> const V3<Bounded>& {
-    if (!n_cache) n_cache = ecross(e[0], -e[2]);
+    if (!n_cache) {
+      n_cache = ecross(e[0], -e[2]);
+      for (int i = 0; i < 3; ++i) (*n_cache)[i] = poly((*n_cache)[i], st.n_abs[i]);
+    }
     return *n_cache;
   };
+  auto n2 = [&] { return poly(dot(n(), n()), pdot(st.n_abs, st.n_abs)); };
+  auto side = [&](int j) { return poly(dot(n(), ecross(e[j], w(j))), Static ? st.side(j).mag : 0); };  // s_j
   cases::ClosestFeatureResult r;
   r.region = verdict.region;
   const int kind = static_cast<int>(r.region);
@@ -584,25 +607,31 @@ template <bool F>
   Bounded d2;
   if (kind >= 4) {
     const int j = kind - 4, prev = (j + 2) % 3;
-    const V3<Bounded>& wj = w[j];
+    const V3<Bounded>& wj = w(j);
     zero_margin = verdict.zero_dn[j] || verdict.zero_dp[j];
     const int pick = plain ? certainly_least<2>({&st.dn[j], &st.dp[j]}, {st.e2[j], st.e2[prev]}) : -1;
-    if (pick != 1) term(edot(wj, e[j]), e2(j));
-    if (pick != 0) term(edot(wj, e[prev]), e2(prev));
+    if (pick != 1) term(poly(edot(wj, e[j]), st.dn[j].mag), e2(j));
+    if (pick != 0) term(poly(edot(wj, e[prev]), st.dp[j].mag), e2(prev));
     r.point = j == 0 ? q.a : (j == 1 ? q.b : q.c);
-    d2 = edot(wj, wj);
+    d2 = poly(edot(wj, wj), pdot(st.w[j], st.w[j]));
   } else if (kind >= 1) {  // open edge j: v_j + (dn / |e_j|^2) e_j
     const int j = kind - 1, next = (j + 1) % 3;
-    const V3<Bounded>& wj = w[j];
-    const Bounded dn = edot(wj, e[j]);
+    const V3<Bounded>& wj = w(j);
+    const Bounded dn = poly(edot(wj, e[j]), st.dn[j].mag);
     zero_margin = verdict.zero_s[j] || verdict.zero_dn[j] || verdict.zero_dp[next];
     const int pick = normal_ok ? certainly_least<3>({&st.s[j], &st.dn[j], &st.dp[next]},
                                                     {st.n2 * st.e2[j], st.e2[j], st.e2[j]})
                                : -1;
-    if (pick == -1 || pick == 0) term(dot(n(), ecross(e[j], wj)), dot(n(), n()) * e2(j));
+    if (pick == -1 || pick == 0) term(side(j), n2() * e2(j));
     if (pick == -1 || pick == 1) term(dn, e2(j));
-    if (pick == -1 || pick == 2) term(edot(w[next], e[j]), e2(j));  // = -(|e_j|^2 - dn), without cancellation
-    const V3<Bounded> c = ecross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
+    // = -(|e_j|^2 - dn), without cancellation; its M is dp_next's
+    if (pick == -1 || pick == 2) term(poly(edot(w(next), e[j]), st.dp[next].mag), e2(j));
+    V3<Bounded> c = ecross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
+    Plain3 c_abs{};
+    if constexpr (Static) {
+      c_abs = pcross_abs(st.w[j], st.e[j]);
+      for (int i = 0; i < 3; ++i) c[i] = poly(c[i], c_abs[i]);
+    }
     auto undecided = [](const Bounded& x) { return std::abs(x.hi) <= 2 * x.err; };
     if (undecided(c[0]) && undecided(c[1]) && undecided(c[2]) && on_edge_line(qs, j)) {
       d2 = Bounded(0);  // p lies on the open edge: it is its own closest point
@@ -613,23 +642,23 @@ template <bool F>
         if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k)) &&
             !(edge_coordinate_zero(qs, j, i) && (r.point[i] = 0, true)))
           return std::nullopt;
-      d2 = quotient(dot(c, c), e2(j));
+      d2 = quotient(poly(dot(c, c), pdot(c_abs, c_abs)), e2(j));
     }
   } else {  // open face: p minus its offset along n
-    const Bounded n2 = dot(n(), n());
+    const Bounded n2f = n2();
     const int pick = normal_ok ? certainly_least<3>({&st.s[0], &st.s[1], &st.s[2]},
                                                     {st.n2 * st.e2[0], st.n2 * st.e2[1], st.n2 * st.e2[2]})
                                : -1;
     for (int j = 0; j < 3; ++j) {
       zero_margin = zero_margin || verdict.zero_s[j];
-      if (pick == -1 || pick == j) term(dot(n(), ecross(e[j], w[j])), n2 * e2(j));
+      if (pick == -1 || pick == j) term(side(j), n2f * e2(j));
     }
-    const Bounded h = dot(n(), w[0]);
+    const Bounded h = poly(dot(n(), w(0)), pdot_abs(st.n_abs, st.w[0]));
     if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
       d2 = Bounded(0);  // p lies on the open face
       r.point = q.p + cases::Vec3::Zero();
     } else {
-      const Bounded t = quotient(h, n2);
+      const Bounded t = quotient(h, n2f);
       for (int i = 0; i < 3; ++i)
         if (std::isnan(r.point[i] = unscaled(Bounded(qs[0][i]) - t * n()[i], k)) &&
             !(face_coordinate_zero(qs, i) && (r.point[i] = 0, true)))
@@ -645,6 +674,34 @@ template <bool F>
     if (std::isnan(r.margin)) return std::nullopt;
   }
   return r;
+}
+
+// The filtered stage of closest_feature: region from the plain-double stage (or, when it
+// cannot decide, the interval filter), then the outputs, first with static bounds (plain
+// regions only), then with running bounds. nullopt sends the query to the exact path.
+template <bool F>
+[[gnu::always_inline]] inline std::optional<cases::ClosestFeatureResult> filtered_stage(const cases::ClosestFeatureQuery& q) {
+  const auto sc = scaled(q);
+  if (!sc) return std::nullopt;
+  const auto& qs = sc->first;
+  const int k = sc->second;
+  PlainStage st(qs);
+  IntervalVerdict verdict{};
+  const std::optional<Region> plain = plain_region(st);
+  if (plain) {
+    verdict.region = *plain;  // no decision value it needs is zero (see PlainStage)
+    if (auto r = stage_outputs<F, true>(q, qs, k, st, true, verdict)) return r;
+    ++closest_feature_filter_stats().static_deferred;
+  } else {
+    std::optional<IntervalVerdict> iv;
+    {
+      exact::ProtectRounding guard;
+      iv = interval_region(qs);
+    }
+    if (!iv) return std::nullopt;
+    verdict = *iv;
+  }
+  return stage_outputs<F, false>(q, qs, k, st, plain.has_value(), verdict);
 }
 
 // The stage twice: with two_prod on std::fma in code compiled for FMA, chosen at run time
