@@ -53,8 +53,10 @@ void run(benchmark::State& st, int width) {
 const bool registered = [] {
   benchmark::RegisterBenchmark("barrier/batch/scalar_loop", run_loop);
   benchmark::RegisterBenchmark("barrier/batch/scalar", [](benchmark::State& st) { run(st, 1); });
-  benchmark::RegisterBenchmark("barrier/batch/avx2", [](benchmark::State& st) { run(st, 4); });
-  benchmark::RegisterBenchmark("barrier/batch/avx512", [](benchmark::State& st) { run(st, 8); });
+  if (contactbench::fast::barrier_batch_width() >= 4)  // registered only where the CPU runs that many lanes
+    benchmark::RegisterBenchmark("barrier/batch/avx2", [](benchmark::State& st) { run(st, 4); });
+  if (contactbench::fast::barrier_batch_width() >= 8)
+    benchmark::RegisterBenchmark("barrier/batch/avx512", [](benchmark::State& st) { run(st, 8); });
   return true;
 }();
 
