@@ -63,8 +63,8 @@ void run(benchmark::State& st, int width) {
 #if defined(__x86_64__)
 // The machine's side of the batches' arithmetic limit (README "Speed against the arithmetic
 // limit"): the core clock from a chain of dependent imuls (3 cycles each), counter GHz; the
-// throughput of independent zmm adds (12 chains, latency 4), counter per_ns; the
-// throughput of zmm divisions (4 chains), counter ns_per_division. Rates per CPU second.
+// throughput of independent zmm (ymm) adds (12 chains, latency 4), counter per_ns; the
+// throughput of zmm (ymm) divisions (4 chains), counter ns_per_division. Rates per CPU second.
 void imul_chain(benchmark::State& st) {
   std::uint64_t x = 3;
   for (auto _ : st)
@@ -74,85 +74,58 @@ void imul_chain(benchmark::State& st) {
   st.counters["GHz"] = benchmark::Counter(3.0 * 4000e-9 * static_cast<double>(st.iterations()),
                                           benchmark::Counter::kIsRate);
 }
-// Twelve named registers (an array would live in memory and chain through it).
-#define ADD_ONE(v) asm volatile("vaddpd %1, %0, %0" : "+v"(v) : "v"(e))
-__attribute__((target("avx512f"))) void zmm_adds(benchmark::State& st) {
-  __m512d a0 = _mm512_set1_pd(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0,
-          a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-  const __m512d e = _mm512_set1_pd(1e-300);
-  for (auto _ : st)
-    for (int i = 0; i < 1000; ++i) {
-      ADD_ONE(a0); ADD_ONE(a1); ADD_ONE(a2); ADD_ONE(a3); ADD_ONE(a4); ADD_ONE(a5);
-      ADD_ONE(a6); ADD_ONE(a7); ADD_ONE(a8); ADD_ONE(a9); ADD_ONE(a10); ADD_ONE(a11);
-    }
-  for (__m512d v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}) benchmark::DoNotOptimize(v);
-  st.counters["per_ns"] = benchmark::Counter(12000e-9 * static_cast<double>(st.iterations()),
-                                             benchmark::Counter::kIsRate);
-}
-#undef ADD_ONE
-__attribute__((target("avx512f"))) void zmm_divs(benchmark::State& st) {
-  __m512d a0 = _mm512_set1_pd(1.5), a1 = a0, a2 = a0, a3 = a0;
-  const __m512d e = _mm512_set1_pd(1.0000001);
-  for (auto _ : st)
-    for (int i = 0; i < 100; ++i) {
-      asm volatile("vdivpd %1, %0, %0" : "+v"(a0) : "v"(e));
-      asm volatile("vdivpd %1, %0, %0" : "+v"(a1) : "v"(e));
-      asm volatile("vdivpd %1, %0, %0" : "+v"(a2) : "v"(e));
-      asm volatile("vdivpd %1, %0, %0" : "+v"(a3) : "v"(e));
-    }
-  for (__m512d v : {a0, a1, a2, a3}) benchmark::DoNotOptimize(v);
-  st.counters["ns_per_division"] = benchmark::Counter(
-      400e-9 * static_cast<double>(st.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
-// The same for ymm registers (machines without AVX-512): adds alone, adds and multiplies
-// interleaved (six chains each: CPUs with separate add and multiply ports, such as AMD's
-// Zen, retire both in one cycle), and divisions.
-#define ADD_ONE(v) asm volatile("vaddpd %1, %0, %0" : "+x"(v) : "x"(e))
-#define MUL_ONE(v) asm volatile("vmulpd %1, %0, %0" : "+x"(v) : "x"(e))
-__attribute__((target("avx2"))) void ymm_adds(benchmark::State& st) {
-  __m256d a0 = _mm256_set1_pd(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0,
-          a8 = a0, a9 = a0, a10 = a0, a11 = a0;
-  const __m256d e = _mm256_set1_pd(1e-300);
-  for (auto _ : st)
-    for (int i = 0; i < 1000; ++i) {
-      ADD_ONE(a0); ADD_ONE(a1); ADD_ONE(a2); ADD_ONE(a3); ADD_ONE(a4); ADD_ONE(a5);
-      ADD_ONE(a6); ADD_ONE(a7); ADD_ONE(a8); ADD_ONE(a9); ADD_ONE(a10); ADD_ONE(a11);
-    }
-  for (__m256d v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}) benchmark::DoNotOptimize(v);
-  st.counters["per_ns"] = benchmark::Counter(12000e-9 * static_cast<double>(st.iterations()),
-                                             benchmark::Counter::kIsRate);
-}
+// Twelve named registers (an array would live in memory and chain through it). OP_ONE(op, v)
+// is one instruction on the register v with the constant e; "v" allows every vector register
+// of the width (zmm16-31 with AVX-512, ymm0-15 otherwise).
+#define OP_ONE(op, v) asm volatile(op " %1, %0, %0" : "+v"(v) : "v"(e))
+// <prefix>_adds (12 add chains) and <prefix>_divs (4 division chains) for one vector type.
+#define MACHINE_BENCHMARKS(prefix, V, set1, isa)                                                   \
+  __attribute__((target(isa))) void prefix##_adds(benchmark::State& st) {                         \
+    V a0 = set1(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0,       \
+      a9 = a0, a10 = a0, a11 = a0;                                                                \
+    const V e = set1(1e-300);                                                                     \
+    for (auto _ : st)                                                                             \
+      for (int i = 0; i < 1000; ++i) {                                                            \
+        OP_ONE("vaddpd", a0); OP_ONE("vaddpd", a1); OP_ONE("vaddpd", a2); OP_ONE("vaddpd", a3);   \
+        OP_ONE("vaddpd", a4); OP_ONE("vaddpd", a5); OP_ONE("vaddpd", a6); OP_ONE("vaddpd", a7);   \
+        OP_ONE("vaddpd", a8); OP_ONE("vaddpd", a9); OP_ONE("vaddpd", a10); OP_ONE("vaddpd", a11); \
+      }                                                                                           \
+    for (V v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}) benchmark::DoNotOptimize(v);   \
+    st.counters["per_ns"] =                                                                       \
+        benchmark::Counter(12000e-9 * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate); \
+  }                                                                                               \
+  __attribute__((target(isa))) void prefix##_divs(benchmark::State& st) {                         \
+    V a0 = set1(1.5), a1 = a0, a2 = a0, a3 = a0;                                                  \
+    const V e = set1(1.0000001);                                                                  \
+    for (auto _ : st)                                                                             \
+      for (int i = 0; i < 100; ++i) {                                                             \
+        OP_ONE("vdivpd", a0); OP_ONE("vdivpd", a1); OP_ONE("vdivpd", a2); OP_ONE("vdivpd", a3);   \
+      }                                                                                           \
+    for (V v : {a0, a1, a2, a3}) benchmark::DoNotOptimize(v);                                     \
+    st.counters["ns_per_division"] = benchmark::Counter(                                          \
+        400e-9 * static_cast<double>(st.iterations()),                                            \
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);                               \
+  }
+MACHINE_BENCHMARKS(zmm, __m512d, _mm512_set1_pd, "avx512f")
+MACHINE_BENCHMARKS(ymm, __m256d, _mm256_set1_pd, "avx2")
+#undef MACHINE_BENCHMARKS
+// Six add and six multiply chains interleaved: CPUs with separate add and multiply ports
+// (AMD's Zen) retire both in one cycle. x + 1 and x·1 stay normal for the whole run.
 __attribute__((target("avx2"))) void ymm_adds_muls(benchmark::State& st) {
   __m256d a0 = _mm256_set1_pd(1), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, m0 = a0, m1 = a0,
           m2 = a0, m3 = a0, m4 = a0, m5 = a0;
-  const __m256d e = _mm256_set1_pd(1.0);  // x·1 and x + 1 stay normal for the whole run
+  const __m256d e = _mm256_set1_pd(1.0);
   for (auto _ : st)
     for (int i = 0; i < 1000; ++i) {
-      ADD_ONE(a0); MUL_ONE(m0); ADD_ONE(a1); MUL_ONE(m1); ADD_ONE(a2); MUL_ONE(m2);
-      ADD_ONE(a3); MUL_ONE(m3); ADD_ONE(a4); MUL_ONE(m4); ADD_ONE(a5); MUL_ONE(m5);
+      OP_ONE("vaddpd", a0); OP_ONE("vmulpd", m0); OP_ONE("vaddpd", a1); OP_ONE("vmulpd", m1);
+      OP_ONE("vaddpd", a2); OP_ONE("vmulpd", m2); OP_ONE("vaddpd", a3); OP_ONE("vmulpd", m3);
+      OP_ONE("vaddpd", a4); OP_ONE("vmulpd", m4); OP_ONE("vaddpd", a5); OP_ONE("vmulpd", m5);
     }
   for (__m256d v : {a0, a1, a2, a3, a4, a5, m0, m1, m2, m3, m4, m5}) benchmark::DoNotOptimize(v);
   st.counters["per_ns"] = benchmark::Counter(12000e-9 * static_cast<double>(st.iterations()),
                                              benchmark::Counter::kIsRate);
 }
-#undef ADD_ONE
-#undef MUL_ONE
-__attribute__((target("avx2"))) void ymm_divs(benchmark::State& st) {
-  __m256d a0 = _mm256_set1_pd(1.5), a1 = a0, a2 = a0, a3 = a0;
-  const __m256d e = _mm256_set1_pd(1.0000001);
-  for (auto _ : st)
-    for (int i = 0; i < 100; ++i) {
-      asm volatile("vdivpd %1, %0, %0" : "+x"(a0) : "x"(e));
-      asm volatile("vdivpd %1, %0, %0" : "+x"(a1) : "x"(e));
-      asm volatile("vdivpd %1, %0, %0" : "+x"(a2) : "x"(e));
-      asm volatile("vdivpd %1, %0, %0" : "+x"(a3) : "x"(e));
-    }
-  for (__m256d v : {a0, a1, a2, a3}) benchmark::DoNotOptimize(v);
-  st.counters["ns_per_division"] = benchmark::Counter(
-      400e-9 * static_cast<double>(st.iterations()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
+#undef OP_ONE
 #endif
 
 const bool registered = [] {
