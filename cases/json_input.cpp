@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <limits>
 #include <sstream>
 
@@ -155,29 +156,94 @@ nlohmann::json read_json_file(const std::string& path) {
   return parse_json_strict(read_text_file(path), Where{path, ""});
 }
 
-bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
+namespace {
+
+// The cross product n = (b - a) × (c - a) in double, each component with a bound B_i on
+// its error against the exact n_i: |n_i - r_i| <= B_i whenever `finite`. Derivation, u =
+// 2^-53, η = 2^-1075 (the absolute error of a product that underflows): a difference
+// d = fl(x - y) = (x - y)(1 + δ), |δ| <= u (a subnormal difference is exact), so the exact
+// difference is within 1.0000001u|d| of d and an exact product of two differences within
+// 2.0001u of the product of the rounded ones; r = fl(fl(d1 d2) - fl(d3 d4)) adds u|p| + η
+// per product and u(|p| + |q|) for the subtraction: |r - n_i| <= 4.001u(|p| + |q|) + 3η.
+// B_i = 8u·fl(|p| + |q|) + 2^-1070 covers it (8u a power of two: one rounding, of the sum).
+struct FilteredNormal {
+  double r[3], bound[3];
+  bool finite;
+};
+
+FilteredNormal filtered_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  FilteredNormal n;
+  n.finite = true;
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    const double p = u[j] * v[k], q = u[k] * v[j];
+    n.r[i] = p - q;
+    n.bound[i] = 0x1p-50 * (std::abs(p) + std::abs(q)) + 0x1p-1070;
+    n.finite = n.finite && std::isfinite(n.r[i]) && std::isfinite(n.bound[i]);  // NaN too
+  }
+  return n;
+}
+
+struct ExactNormal {
+  mpq_class n[3];
+};
+
+ExactNormal exact_normal(const Vec3& a, const Vec3& b, const Vec3& c) {
   mpq_class u[3], v[3];
   for (int i = 0; i < 3; ++i) {
     u[i] = mpq_class(b[i]) - mpq_class(a[i]);
     v[i] = mpq_class(c[i]) - mpq_class(a[i]);
   }
-  return u[1] * v[2] == u[2] * v[1] && u[2] * v[0] == u[0] * v[2] && u[0] * v[1] == u[1] * v[0];
+  return {{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]}};
+}
+
+}  // namespace
+
+std::optional<bool> collinear_filter(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const FilteredNormal f = filtered_normal(a, b, c);
+  if (f.finite)
+    for (int i = 0; i < 3; ++i)
+      if (std::abs(f.r[i]) > f.bound[i]) return false;
+  return std::nullopt;
+}
+
+bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
+  if (const auto decided = collinear_filter(a, b, c)) return *decided;
+  const ExactNormal e = exact_normal(a, b, c);
+  return e.n[0] == 0 && e.n[1] == 0 && e.n[2] == 0;
+}
+
+// L and H enclose |n|² from |r_i| ∓ B_i, rounded outward by a factor 1 ∓ 2^-48 (the bracket,
+// three squares and two sums round at most 6 times by (1 ± u) each) and by 2^-1070 (each
+// square that underflows loses at most 2^-1075). H may be +inf: then it decides nothing.
+std::optional<bool> twice_area_at_least_filter(const Vec3& a, const Vec3& b, const Vec3& c, int log2_min) {
+  if (std::abs(log2_min) > 500) return std::nullopt;  // the threshold must be a normal double
+  const FilteredNormal f = filtered_normal(a, b, c);
+  if (!f.finite) return std::nullopt;
+  double lo = 0, hi = 0;
+  for (int i = 0; i < 3; ++i) {
+    const double l = std::max(std::abs(f.r[i]) - f.bound[i], 0.0), h = std::abs(f.r[i]) + f.bound[i];
+    lo += l * l;
+    hi += h * h;
+  }
+  const double threshold = std::ldexp(1.0, 2 * log2_min);
+  if (lo * (1 - 0x1p-48) - 0x1p-1070 >= threshold) return true;
+  if (hi * (1 + 0x1p-48) + 0x1p-1070 < threshold) return false;
+  return std::nullopt;
 }
 
 bool twice_area_at_least(const Vec3& a, const Vec3& b, const Vec3& c, int log2_min) {
-  mpq_class u[3], v[3];
-  for (int i = 0; i < 3; ++i) {
-    u[i] = mpq_class(b[i]) - mpq_class(a[i]);
-    v[i] = mpq_class(c[i]) - mpq_class(a[i]);
-  }
-  const mpq_class n0 = u[1] * v[2] - u[2] * v[1], n1 = u[2] * v[0] - u[0] * v[2],
-                  n2 = u[0] * v[1] - u[1] * v[0];
+  if (const auto decided = twice_area_at_least_filter(a, b, c, log2_min)) return *decided;
+  const ExactNormal e = exact_normal(a, b, c);
+  const mpq_class squared = e.n[0] * e.n[0] + e.n[1] * e.n[1] + e.n[2] * e.n[2];
   mpq_class bound = 1;
   if (log2_min >= 0)
     mpz_mul_2exp(bound.get_num_mpz_t(), bound.get_num_mpz_t(), 2 * static_cast<unsigned long>(log2_min));
   else
     mpz_mul_2exp(bound.get_den_mpz_t(), bound.get_den_mpz_t(), 2 * static_cast<unsigned long>(-log2_min));
-  return n0 * n0 + n1 * n1 + n2 * n2 >= bound;
+  return squared >= bound;
 }
 
 nlohmann::json to_json(const Vec3& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,11 +47,16 @@ void reject_unknown_keys(const nlohmann::json& obj, std::initializer_list<const 
 nlohmann::json read_json_file(const std::string& path);
 
 // The triangle a, b, c has exactly zero area (collinear or coincident vertices): decided
-// exactly with rational arithmetic, so a sliver is accepted and a true degeneracy is not.
+// exactly, so a sliver is accepted and a true degeneracy is not.
 bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c);
-// Exact test |(b - a) × (c - a)|^2 >= 2^(2·log2_min): twice the area at least 2^log2_min.
-// Rationals: no overflow or underflow at any finite double input.
+// Exact test |(b - a) × (c - a)|^2 >= 2^(2·log2_min): twice the area at least 2^log2_min,
+// at any finite double input.
 bool twice_area_at_least(const Vec3& a, const Vec3& b, const Vec3& c, int log2_min);
+// Both are filtered: the cross product in double with a proved error bound per component
+// (derivation in json_input.cpp) decides where it can, rationals decide the rest. The
+// filters alone (for the tests): the exact answer when they decide, else nothing.
+std::optional<bool> collinear_filter(const Vec3& a, const Vec3& b, const Vec3& c);
+std::optional<bool> twice_area_at_least_filter(const Vec3& a, const Vec3& b, const Vec3& c, int log2_min);
 
 nlohmann::json to_json(const Vec3& v);
 

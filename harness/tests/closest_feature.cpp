@@ -7,9 +7,12 @@
 #include "harness/tests/test_util.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <gmpxx.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
+#include <random>
 
 using namespace contactbench;
 using cases::Region;
@@ -292,6 +295,79 @@ BOOST_AUTO_TEST_CASE(reader_accepts_every_finite_double_and_rejects_true_degener
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(fast)
+
+// The double filters of exactly_collinear and twice_area_at_least (cases/json_input.cpp):
+// where they decide, the answer is the rational one, computed here on its own; by hand
+// where they must decide and where they must defer.
+BOOST_AUTO_TEST_CASE(collinearity_and_area_filters_are_exact) {
+  using cases::collinear_filter;
+  using cases::twice_area_at_least_filter;
+  const Vec3 o(0, 0, 0);
+  // Decided: a sliver 2^-30 thin is not collinear; a unit right triangle has area 2^-1 >=
+  // 2^-400; a triangle of subnormal legs (|n|² ~ 2^-4296, every product underflowing) has not.
+  BOOST_TEST((collinear_filter(o, Vec3(1, 0, 0), Vec3(2, 0x1p-30, 0)) == std::optional<bool>(false)));
+  BOOST_TEST((twice_area_at_least_filter(o, Vec3(1, 0, 0), Vec3(0, 1, 0), -400) == std::optional<bool>(true)));
+  BOOST_TEST((twice_area_at_least_filter(o, Vec3(0x1p-1074, 0, 0), Vec3(0, 0x1p-1074, 0), -400) ==
+              std::optional<bool>(false)));
+  // Deferred: exactly collinear (every component 0); collinear but for one ulp at 2^531,
+  // where the products overflow; |n|² exactly the threshold 2^-800, and one ulp below it.
+  BOOST_TEST(!collinear_filter(o, Vec3(1, 1, 1) * 0x1p531, Vec3(3, 3, 3) * 0x1p531).has_value());
+  BOOST_TEST(!collinear_filter(o, Vec3(1, 1, 1) * 0x1p531, Vec3(3, 3, std::nextafter(3.0, 4.0)) * 0x1p531).has_value());
+  BOOST_TEST(!cases::exactly_collinear(o, Vec3(1, 1, 1) * 0x1p531, Vec3(3, 3, std::nextafter(3.0, 4.0)) * 0x1p531));
+  BOOST_TEST(!twice_area_at_least_filter(o, Vec3(0x1p-200, 0, 0), Vec3(0, 0x1p-200, 0), -400).has_value());
+  BOOST_TEST(!twice_area_at_least_filter(o, Vec3(0x1p-200, 0, 0), Vec3(0, std::nextafter(0x1p-200, 0.0), 0), -400).has_value());
+  BOOST_TEST(!twice_area_at_least_filter(o, Vec3(1, 0, 0), Vec3(0, 1, 0), 600).has_value());  // threshold not a double
+  // Every decision of the filters on thin, nearly collinear and exactly collinear triangles at
+  // scales 2^-1100 .. 2^1000 (subnormal and overflowing products included), against rationals.
+  std::mt19937_64 rng(20261201);
+  auto unit = [&] { return std::uniform_real_distribution<double>(-1, 1)(rng); };
+  auto exact_squared_area = [](const Vec3& a, const Vec3& b, const Vec3& c) {
+    mpq_class u[3], v[3];
+    for (int i = 0; i < 3; ++i) u[i] = mpq_class(b[i]) - mpq_class(a[i]), v[i] = mpq_class(c[i]) - mpq_class(a[i]);
+    const mpq_class n0 = u[1] * v[2] - u[2] * v[1], n1 = u[2] * v[0] - u[0] * v[2], n2 = u[0] * v[1] - u[1] * v[0];
+    return mpq_class(n0 * n0 + n1 * n1 + n2 * n2);
+  };
+  std::size_t decided = 0, deferred = 0, wrong = 0, generic_deferred = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const int e = std::uniform_int_distribution<int>(-1100, 1000)(rng);
+    const double s = std::ldexp(1.0, e);
+    const Vec3 a = Vec3(unit(), unit(), unit()) * s, b = Vec3(unit(), unit(), unit()) * s;
+    Vec3 c;
+    switch (i % 4) {
+      case 0: c = Vec3(unit(), unit(), unit()) * s; break;  // generic
+      case 1: c = a + 2 * (b - a); break;                  // collinear when the rounding allows
+      case 2: c = a + 0.375 * (b - a) + Vec3(unit(), unit(), unit()) * std::ldexp(s, -std::uniform_int_distribution<int>(20, 80)(rng)); break;
+      default: c = b; break;                               // coincident vertices
+    }
+    if (!(a.allFinite() && b.allFinite() && c.allFinite())) continue;
+    const mpq_class sq = exact_squared_area(a, b, c);
+    if (const auto f = collinear_filter(a, b, c)) {
+      ++decided;
+      wrong += *f != (sq == 0);
+    } else {
+      ++deferred;
+      generic_deferred += i % 4 == 0 && std::abs(e) <= 200;
+    }
+    for (int m : {-400, -520, e, e - 30, e + 2, -1}) {
+      if (std::abs(m) > 500) continue;
+      mpq_class threshold = 1;
+      if (m >= 0) mpz_mul_2exp(threshold.get_num_mpz_t(), threshold.get_num_mpz_t(), 2 * m);
+      else mpz_mul_2exp(threshold.get_den_mpz_t(), threshold.get_den_mpz_t(), -2 * m);
+      if (const auto f = twice_area_at_least_filter(a, b, c, m)) {
+        ++decided;
+        wrong += *f != (sq >= threshold);
+      } else {
+        ++deferred;
+        generic_deferred += i % 4 == 0 && std::abs(e) <= 200 && m == -400;
+      }
+    }
+    wrong += cases::exactly_collinear(a, b, c) != (sq == 0);
+  }
+  BOOST_TEST(wrong == 0u);
+  BOOST_TEST(generic_deferred == 0u);  // generic triangles at moderate scales never need rationals
+  BOOST_TEST(decided > 10000u);
+  BOOST_TEST(deferred > 10000u);
+}
 
 BOOST_AUTO_TEST_CASE(stated_domain) {
   // Coordinates up to 2^250 and twice the area down to 2^-400 are in; beyond, out.
