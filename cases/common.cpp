@@ -28,15 +28,30 @@ std::array<std::uint32_t, 4> query_seed_words(std::uint64_t seed, std::string_vi
           static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(seed)};
 }
 
-// A seed sequence that hands out 624 words generated before.
+// A seed sequence that hands out the 624 words of one lane, generated before.
+template <class W>
 struct ReplaySeedSeq {
   using result_type = std::uint32_t;
-  const std::array<std::uint32_t, 624>* words;
+  const W* words;
+  std::size_t lane;
   template <class It>
   void generate(It begin, It) const {
-    std::copy(words->begin(), words->end(), begin);
+    for (std::size_t k = 0; k < 624; ++k) *begin++ = words[k][lane];
   }
 };
+
+using Words = std::uint32_t __attribute__((vector_size(4 * query_rng_lanes)));
+void lane_words(const Words (&v)[4], Words (&b)[624]) { seed_words(v, b); }
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void lane_words_avx2(const Words (&v)[4], Words (&b)[624]) { seed_words(v, b); }
+#endif
+using LaneWords = void (*)(const Words (&)[4], Words (&)[624]);
+LaneWords lane_words_for_this_cpu() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2")) return lane_words_avx2;
+#endif
+  return lane_words;
+}
 
 }  // namespace
 
@@ -49,15 +64,18 @@ Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view gene
 void query_rngs(std::uint64_t seed, std::string_view family, const std::string_view* generators,
                 const std::uint64_t* indices, std::size_t count, Rng* out) {
   constexpr std::size_t L = query_rng_lanes;
-  std::array<std::array<std::uint32_t, 4>, L> v;
-  std::array<std::array<std::uint32_t, 624>, L> words;
+  static const LaneWords fill = lane_words_for_this_cpu();
+  Words v[4], words[624];
   for (std::size_t first = 0; first < count; first += L) {
     const std::size_t m = std::min(L, count - first);
-    for (std::size_t j = 0; j < L; ++j)  // spare lanes repeat the first (results unused)
-      v[j] = query_seed_words(seed, family, generators[first + (j < m ? j : 0)], indices[first + (j < m ? j : 0)]);
-    seed_words_interleaved<L>(v, words);
+    for (std::size_t j = 0; j < L; ++j) {  // spare lanes repeat the first (results unused)
+      const std::size_t i = first + (j < m ? j : 0);
+      const auto w = query_seed_words(seed, family, generators[i], indices[i]);
+      for (int k = 0; k < 4; ++k) v[k][j] = w[k];
+    }
+    fill(v, words);
     for (std::size_t j = 0; j < m; ++j) {
-      ReplaySeedSeq replay{&words[j]};
+      const ReplaySeedSeq<Words> replay{words, j};
       out[first + j].seed(replay);
     }
   }

@@ -8,6 +8,8 @@
 // random(rng) and degenerate(rng) (generators with regime labels), to_json(query),
 // to_json(result) and from_json(json, where) (the validating JSON Lines reader).
 #pragma once
+#include "cases/rng.hpp"
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <cstdint>
@@ -24,8 +26,9 @@ using Vec3 = Eigen::Vector3d;
 using Vec2 = Eigen::Vector2d;
 
 // Deterministic stream: query i of a campaign with seed s always sees the same numbers,
-// whatever the sharding or thread count (see query_rng).
-using Rng = std::mt19937_64;
+// whatever the sharding or thread count (see query_rng). std::mt19937_64's numbers, twisted
+// lazily (cases/rng.hpp).
+using Rng = LazyMt19937_64;
 
 // The stream for query `index` of generator `generator` of family `family` under `seed`.
 Rng query_rng(std::uint64_t seed, std::string_view family, std::string_view generator,

@@ -331,6 +331,36 @@ BOOST_AUTO_TEST_CASE(four_word_seed_seq_is_std_seed_seq) {
   BOOST_TEST(differing == 0u);
 }
 
+// cases::Rng twists lazily but draws std::mt19937_64's numbers: integer seeds, seed
+// sequences (an all-zero state included: word 0 becomes 2^63) and several rounds of 312.
+BOOST_AUTO_TEST_CASE(lazy_mersenne_twister_is_mt19937_64) {
+  struct ZeroSeq {
+    using result_type = std::uint32_t;
+    void generate(std::uint32_t* b, std::uint32_t* e) const { std::fill(b, e, 0u); }
+  } zero;
+  std::size_t differing = 0;
+  for (std::uint64_t s : {0ull, 1ull, 5489ull, 20261201ull, ~0ull}) {
+    std::mt19937_64 a(s);
+    cases::Rng b(s);
+    for (int j = 0; j < 1000; ++j) differing += a() != b();
+    std::seed_seq q{static_cast<std::uint32_t>(s), 7u, 11u};
+    a.seed(q);
+    b.seed(q);
+    for (int j = 0; j < 1000; ++j) differing += a() != b();
+  }
+  std::mt19937_64 a(zero);
+  cases::Rng b(zero);
+  for (int j = 0; j < 700; ++j) differing += a() != b();
+  BOOST_TEST(differing == 0u);
+  // Through a distribution, as the generators draw.
+  std::mt19937_64 c(3);
+  cases::Rng d(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<long> k(-1000, 1000);
+  for (int j = 0; j < 1000; ++j) differing += u(c) != u(d) || k(c) != k(d);
+  BOOST_TEST(differing == 0u);
+}
+
 // The check loop's interleaved seeding (query_rngs) gives query_rng's streams, for counts that
 // fill the lanes and for a ragged tail.
 BOOST_AUTO_TEST_CASE(query_rngs_are_query_rng) {
