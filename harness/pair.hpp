@@ -394,7 +394,7 @@ void record(FamilyStats& s, const std::string& source, std::uint64_t index,
     s.time_ns["reference"].add(static_cast<double>(e.reference_ns), label);
     s.time_ns["fast"].add(static_cast<double>(e.fast_ns), label);
   }
-  if (v == Verdict::agree) return;
+  if (v == Verdict::agree || !s.keeps_example(v, source, index)) return;
   nlohmann::json body = {{"label", label}, {"query", P::query_to_json(q)},
                          {"reference", P::result_to_json(e.reference)},
                          {"detail", describe(e.comparison)}};

@@ -232,8 +232,14 @@ Coverage Coverage::from_json(const nlohmann::json& j) {
   return {j.at("reached"), j.at("on_boundary"), j.at("within_bound")};
 }
 
+bool FamilyStats::keeps_example(Verdict v, const std::string& source, std::uint64_t index) const {
+  const auto it = example_cutoff.find(to_string(v));
+  return it == example_cutoff.end() || std::tie(source, index) <= std::tie(it->second.first, it->second.second);
+}
+
 void FamilyStats::add_example(Verdict v, Example e) {
-  auto& list = examples[to_string(v)];
+  const std::string key = to_string(v);
+  auto& list = examples[key];
   list.push_back(std::move(e));
   // Keep the lowest (source, index) so results do not depend on thread scheduling.
   if (list.size() > 2 * max_examples) {
@@ -241,6 +247,7 @@ void FamilyStats::add_example(Verdict v, Example e) {
       return std::tie(a.source, a.index) < std::tie(b.source, b.index);
     });
     list.resize(max_examples);
+    example_cutoff[key] = {list.back().source, list.back().index};
   }
 }
 

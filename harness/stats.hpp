@@ -89,8 +89,14 @@ struct FamilyStats {
   double check_cpu_seconds = 0, check_wall_seconds = 0;
   std::map<std::string, std::vector<Example>> examples;  // verdict -> examples
   static constexpr std::size_t max_examples = 200;
+  // verdict -> the largest (source, index) kept when the list was last cut to max_examples:
+  // an example above it can never be among the lowest max_examples.
+  std::map<std::string, std::pair<std::string, std::uint64_t>> example_cutoff;
 
   void merge(const FamilyStats& o);
+  // Whether an example of verdict v at (source, index) can still be kept (else building it
+  // is wasted work), and the adding itself.
+  bool keeps_example(Verdict v, const std::string& source, std::uint64_t index) const;
   void add_example(Verdict v, Example e);
   nlohmann::json to_json() const;
   static FamilyStats from_json(const nlohmann::json& j);
