@@ -1060,104 +1060,6 @@ bool boxes_disjoint(const cases::CcdQuery& q) {
   return Boxes{&q, q.kind == cases::CcdKind::vertex_face ? 1 : 2}.disjoint(0, 1);
 }
 
-// Stage 2 (see ccd_planted): the refinement the double stage asks for, in double-double.
-struct DDStage {
-  const cases::CcdQuery& q;
-  CcdFault fault;
-  CcdTrace& tr;
-  int jump_budget = ccd_max_nodes_jump;  // jumps never cut the search short: they stop
-  bool sweep = true;  // sweep_spans until one fails
-  bool touch = true;  // touch_at_known until it fails
-};
-inline Refined refine_dd(DDStage& st, double t0, int depth, double known, Ask ask, int& dd_budget) {
-  const cases::CcdQuery& q = st.q;
-  const CcdFault fault = st.fault;
-  CcdTrace& tr = st.tr;
-  int& jump_budget = st.jump_budget;
-  bool& sweep = st.sweep;
-  bool& touch = st.touch;
-  if (ask == Ask::grow) {  // one f-only span evaluation from the jump budget
-    if (jump_budget < 1) return {false, 1, false, false, false};
-    int nodes = 0;
-    Node<DDTraits> n;
-    const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + pow2_neg(depth), 0}, fault, nodes, n);
-    tr.nodes += nodes;
-    jump_budget -= nodes;
-    tr.grown = tr.grown || ex;
-    return {false, 1, false, false, ex};
-  }
-  int& budget = ask == Ask::jump ? jump_budget : dd_budget;
-  if (budget < 4) {  // root_spans evaluates up to 4 spans
-    if (ask == Ask::jump) return {false, 1, false, false, false};
-    if (budget <= 0) return {true, t0, false, true};
-  }
-  tr.second_stage = true;
-  Refined r;
-  bool f_flat = false;  // f has no simple root that root_spans can use
-  if (budget >= 4) {
-    int nodes = 0;
-    const bool settled = root_spans(q, t0, pow2_neg(depth), known, fault, nodes, r, f_flat);
-    tr.nodes += nodes;
-    budget -= nodes;
-    if (settled) {
-      tr.root_spans = true;
-      return r;
-    }
-  }
-  if (f_flat && touch && budget >= 1 && ask != Ask::pending) {
-    // Once per query (a span that is excluded says nothing about the next one's start).
-    touch = false;
-    int nodes = 0;
-    const bool hit = touch_at_known(q, known, t0 + pow2_neg(depth), fault, nodes);
-    tr.nodes += nodes;
-    budget -= nodes;
-    if (hit) {
-      tr.touch = true;
-      return {true, known, false, false};
-    }
-  }
-  if (ask == Ask::jump) return {false, 1, false, false, false};
-  if (budget >= 4 && sweep && f_flat && depth >= sweep_min_depth) {
-    int nodes = 0;
-    const bool settled = sweep_spans(q, t0, pow2_neg(depth), known, fault,
-                                     std::min(budget - 1, ccd_max_spans_sweep), nodes, r);
-    tr.nodes += nodes;
-    budget -= nodes;
-    if (settled) {
-      tr.sweep = true;
-      return r;
-    }
-    sweep = false;  // the conditions have no usable simple roots here: bisect from now on
-  }
-  if (budget <= 0) return {true, t0, false, true};
-  int none = 0;
-  const int before = tr.nodes;
-  r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + pow2_neg(depth), 0}}, depth, budget,
-                      ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
-  budget -= tr.nodes - before;
-  return r;
-}
-// refine_dd compiled twice: for CPUs with FMA, flattened (every double-double operation
-// inlined, two_prod's std::fma one instruction instead of a libm call: the double-double
-// stage is most of a hard query's time), and as it is. The same bits either way: fma is
-// correctly rounded in both and nothing else is contracted (-ffp-contract=off).
-Refined refine_dd_baseline(DDStage& st, double t0, int depth, double known, Ask ask, int& dd_budget) {
-  return refine_dd(st, t0, depth, known, ask, dd_budget);
-}
-#if defined(__x86_64__)
-[[gnu::flatten]] __attribute__((target("fma"))) Refined refine_dd_fma(DDStage& st, double t0, int depth,
-                                                                      double known, Ask ask, int& dd_budget) {
-  return refine_dd(st, t0, depth, known, ask, dd_budget);
-}
-#endif
-using RefineDD = Refined (*)(DDStage&, double, int, double, Ask, int&);
-RefineDD refine_dd_for_this_cpu() {
-#if defined(__x86_64__)
-  if (__builtin_cpu_supports("fma")) return refine_dd_fma;
-#endif
-  return refine_dd_baseline;
-}
-
 }  // namespace
 
 cases::CcdResult ccd(const cases::CcdQuery& q) { return ccd(q, nullptr); }
@@ -1190,10 +1092,70 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   // nodes for the whole query. Its bounds are ~2^48 times smaller: it decides the near
   // misses that double precision cannot separate from a touch.
   int dd_budget = ccd_max_nodes_dd;
-  static const RefineDD refine_stage = refine_dd_for_this_cpu();
-  DDStage st{q, fault, tr};
+  int jump_budget = ccd_max_nodes_jump;  // jumps never cut the search short: they stop
+  bool sweep = true;  // sweep_spans until one fails
+  bool touch = true;  // touch_at_known until it fails
   auto refine = [&](double t0, int depth, double known, Ask ask, int& dd_budget) -> Refined {
-    return refine_stage(st, t0, depth, known, ask, dd_budget);
+    if (ask == Ask::grow) {  // one f-only span evaluation from the jump budget
+      if (jump_budget < 1) return {false, 1, false, false, false};
+      int nodes = 0;
+      Node<DDTraits> n;
+      const bool ex = f_excluded_dd(q, DD{t0, 0}, DD{t0 + pow2_neg(depth), 0}, fault, nodes, n);
+      tr.nodes += nodes;
+      jump_budget -= nodes;
+      tr.grown = tr.grown || ex;
+      return {false, 1, false, false, ex};
+    }
+    int& budget = ask == Ask::jump ? jump_budget : dd_budget;
+    if (budget < 4) {  // root_spans evaluates up to 4 spans
+      if (ask == Ask::jump) return {false, 1, false, false, false};
+      if (budget <= 0) return {true, t0, false, true};
+    }
+    tr.second_stage = true;
+    Refined r;
+    bool f_flat = false;  // f has no simple root that root_spans can use
+    if (budget >= 4) {
+      int nodes = 0;
+      const bool settled = root_spans(q, t0, pow2_neg(depth), known, fault, nodes, r, f_flat);
+      tr.nodes += nodes;
+      budget -= nodes;
+      if (settled) {
+        tr.root_spans = true;
+        return r;
+      }
+    }
+    if (f_flat && touch && budget >= 1 && ask != Ask::pending) {
+      // Once per query (a span that is excluded says nothing about the next one's start).
+      touch = false;
+      int nodes = 0;
+      const bool hit = touch_at_known(q, known, t0 + pow2_neg(depth), fault, nodes);
+      tr.nodes += nodes;
+      budget -= nodes;
+      if (hit) {
+        tr.touch = true;
+        return {true, known, false, false};
+      }
+    }
+    if (ask == Ask::jump) return {false, 1, false, false, false};
+    if (budget >= 4 && sweep && f_flat && depth >= sweep_min_depth) {
+      int nodes = 0;
+      const bool settled = sweep_spans(q, t0, pow2_neg(depth), known, fault,
+                                       std::min(budget - 1, ccd_max_spans_sweep), nodes, r);
+      tr.nodes += nodes;
+      budget -= nodes;
+      if (settled) {
+        tr.sweep = true;
+        return r;
+      }
+      sweep = false;  // the conditions have no usable simple roots here: bisect from now on
+    }
+    if (budget <= 0) return {true, t0, false, true};
+    int none = 0;
+    const int before = tr.nodes;
+    r = stage<DDTraits>(q, Span{{t0, 0}, {t0 + pow2_neg(depth), 0}}, depth, budget,
+                        ccd_max_depth_dd - depth, tr, fault, NoRefinement{}, none);
+    budget -= tr.nodes - before;
+    return r;
   };
   const Refined r = stage<DoubleTraits>(q, Span{}, 0, ccd_max_nodes, ccd_max_depth, tr, fault, refine, dd_budget);
   if (!r.hit) return res;
