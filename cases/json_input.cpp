@@ -165,7 +165,10 @@ namespace {
 // difference is within 1.0000001u|d| of d and an exact product of two differences within
 // 2.0001u of the product of the rounded ones; r = fl(fl(d1 d2) - fl(d3 d4)) adds u|p| + η
 // per product and u(|p| + |q|) for the subtraction: |r - n_i| <= 4.001u(|p| + |q|) + 3η.
-// B_i = 8u·fl(|p| + |q|) + 2^-1070 covers it (8u a power of two: one rounding, of the sum).
+// B_i = 8u·fl(|p| + |q|) + 2^-1070 covers it: the sum rounds by (1 ± u), the scaling by the
+// power of two 8u is exact unless it underflows (η), and the last addition rounds by u
+// relative; the slack of 8u against 4.001u absorbs all three. Assumes IEEE binary64 with
+// one rounding per operation (x86-64 SSE, -ffp-contract=off), no flush to zero.
 struct FilteredNormal {
   double r[3], bound[3];
   bool finite;
@@ -215,9 +218,10 @@ bool exactly_collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
   return e.n[0] == 0 && e.n[1] == 0 && e.n[2] == 0;
 }
 
-// L and H enclose |n|² from |r_i| ∓ B_i, rounded outward by a factor 1 ∓ 2^-48 (the bracket,
-// three squares and two sums round at most 6 times by (1 ± u) each) and by 2^-1070 (each
-// square that underflows loses at most 2^-1075). H may be +inf: then it decides nothing.
+// L and H enclose |n|² from |r_i| ∓ B_i, rounded outward by a factor 1 ∓ 2^-48 (along either
+// side the bracket, its square, the two sums and the final product and offset round at most
+// 8 times by (1 ± u) each: far below 32u) and by 2^-1070 (each square that underflows loses
+// at most 2^-1075). H may be +inf: then it decides nothing; L = +inf proves the bound.
 std::optional<bool> twice_area_at_least_filter(const Vec3& a, const Vec3& b, const Vec3& c, int log2_min) {
   if (std::abs(log2_min) > 500) return std::nullopt;  // the threshold must be a normal double
   const FilteredNormal f = filtered_normal(a, b, c);

@@ -22,7 +22,8 @@ class LazyMt19937_64 {
 
   LazyMt19937_64() { seed(default_seed); }
   explicit LazyMt19937_64(result_type s) { seed(s); }
-  template <class Sseq, class = std::enable_if_t<!std::is_convertible_v<Sseq, result_type>>>
+  template <class Sseq, class = std::enable_if_t<!std::is_convertible_v<Sseq, result_type> &&
+                                                 !std::is_same_v<std::remove_cv_t<Sseq>, LazyMt19937_64>>>
   explicit LazyMt19937_64(Sseq& q) {
     seed(q);
   }
@@ -34,7 +35,8 @@ class LazyMt19937_64 {
   }
   // [rand.eng.mers]: 624 words of q, two per state word (low half first); an all-zero state
   // (upper bit of word 0 aside) becomes 2^63 in word 0.
-  template <class Sseq, class = std::enable_if_t<!std::is_convertible_v<Sseq, result_type>>>
+  template <class Sseq, class = std::enable_if_t<!std::is_convertible_v<Sseq, result_type> &&
+                                                 !std::is_same_v<std::remove_cv_t<Sseq>, LazyMt19937_64>>>
   void seed(Sseq& q) {
     std::uint32_t words[2 * state_size];
     q.generate(words, words + 2 * state_size);
