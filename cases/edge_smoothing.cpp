@@ -43,7 +43,7 @@ PatchLists patch_lists(const Vec3& a, const Vec3& b, const Vec3& c, const std::a
   for (int k = 0; k < 3; ++k) {
     if (!has[k]) continue;
     const std::array<int, 3> t{(k + 1) % 3, k, 3 + k};
-    if (collinear(p.v[t[0]], p.v[t[1]], p.v[t[2]])) continue;
+    if (exactly_collinear(p.v[t[0]], p.v[t[1]], p.v[t[2]])) continue;
     p.neighbour_index[k] = static_cast<int>(p.f.size());
     p.f.push_back(t);
   }
@@ -53,7 +53,7 @@ PatchLists patch_lists(const Vec3& a, const Vec3& b, const Vec3& c, const std::a
     const int km = (k + 2) % 3;
     if (!close[k] || p.neighbour_index[k] < 0 || p.neighbour_index[km] < 0) continue;
     const std::array<int, 3> t{k, 3 + km, 3 + k};
-    if (collinear(p.v[t[0]], p.v[t[1]], p.v[t[2]])) continue;
+    if (exactly_collinear(p.v[t[0]], p.v[t[1]], p.v[t[2]])) continue;
     p.f.push_back(t);
   }
   return p;
@@ -235,7 +235,7 @@ Generated<EdgeSmoothingQuery> EdgeSmoothing::random(Rng& rng) {
   std::array<Vec3, 3> corner;
   for (int k = 0; k < 3; ++k) corner[k] = origin + s * (rot * t2[k]);
   Vec3 n1 = rot.col(2);  // the local frame's normal (rounding apart, the facet's)
-  if (collinear(corner[0], corner[1], corner[2])) {  // rounding flattened it: retry by shape
+  if (exactly_collinear(corner[0], corner[1], corner[2])) {  // rounding flattened it: retry by shape
     for (int k = 0; k < 3; ++k) corner[k] = s * t2[k];  // unrotated, at the origin,
     n1 = Vec3::UnitZ();                                 // so the frame and label follow
     far = false;

@@ -11,8 +11,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace contactbench::cases {

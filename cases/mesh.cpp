@@ -61,11 +61,6 @@ int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   return sgn(U[0] * n[0] + U[1] * n[1] + U[2] * n[2]);
 }
 
-bool collinear(const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Q3 n = cross(diff(b, a), diff(c, a));
-  return sgn(n[0]) == 0 && sgn(n[1]) == 0 && sgn(n[2]) == 0;
-}
-
 Mesh::Mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> facets,
            const Where& where)
     : vertices_(std::move(vertices)), facets_(std::move(facets)) {
@@ -88,7 +83,7 @@ Mesh::Mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> facets,
     }
     if (t[0] == t[1] || t[1] == t[2] || t[2] == t[0])
       where.fail(fmt::format("facets[{}]", f), "repeated vertex index");
-    if (collinear(vertices_[t[0]], vertices_[t[1]], vertices_[t[2]]))
+    if (exactly_collinear(vertices_[t[0]], vertices_[t[1]], vertices_[t[2]]))
       where.fail(fmt::format("facets[{}]", f), "zero-area facet (collinear vertices)");
     // The same vertex set twice (either orientation) would make every edge of it "internal"
     // with n2 = -n1 or n2 = n1: a duplicate, not a surface.

@@ -92,9 +92,7 @@ Mesh load_mesh(const std::string& path);
 // Exact sign of det[b-a, c-a, d-a] (orientation of d relative to the plane abc), for every
 // finite double input (static filter, exact rational fallback: no overflow or underflow).
 int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
-// Exact test: are a, b, c collinear (zero-area triangle)? Rationals: exact at any scale
-// (a valid facet at 1e-300 is accepted, a collinear one at 1e160 rejected).
-bool collinear(const Vec3& a, const Vec3& b, const Vec3& c);
+// Zero-area facets are found by exactly_collinear (cases/json_input.hpp).
 
 // Plane z = 0 on [0, nx*h] x [0, ny*h], each square cell split by one diagonal, all facets
 // oriented +z. pattern 0: all diagonals the same way; 1: alternating (a "union jack"-like

@@ -329,7 +329,7 @@ struct Family {
   std::function<FamilyStats(const CheckOptions&)> check;
   // Evaluate a JSON Lines file of queries; returns per-query records, throws InputError.
   std::function<nlohmann::json(const std::string& path, const CheckOptions&)> eval;
-  std::function<void(const BenchOptions&)> register_benchmarks;
+  std::function<void(const BenchOptions&)> register_benchmarks;  // empty for planted faults
   std::function<std::vector<std::string>(const CheckOptions&)> canonical_names;
   // The first o.n generated queries of the campaign (o.seed) as eval reports them: records
   // {"verdict", "detail", "query", "reference", "fast"}. Their "query" lines are an eval
@@ -625,10 +625,11 @@ void register_benchmarks(const BenchOptions& o, const std::string& name) {
 
 }  // namespace detail
 
-// The registry entry of P (a traits struct deriving from Pair<V>) under `name`.
+namespace detail {
+// The registry entry of P under `name`, without benchmarks: what a planted fault needs
+// (bench skips them), so their many instantiations do not compile benchmark code.
 template <class P>
-Family make_family(Role role = Role::own, std::string name = std::string(P::stem),
-                   std::string justification = std::string(P::rule)) {
+Family unbenchmarked_family(Role role, std::string name, std::string justification) {
   Family f;
   f.name = std::move(name);
   f.agreement = P::agreement;
@@ -646,12 +647,21 @@ Family make_family(Role role = Role::own, std::string name = std::string(P::stem
     for (auto i : detail::shard_queries<P>(o)) tags.push_back(all[i]);
     return tags;
   };
-  f.register_benchmarks = [name = f.name](const BenchOptions& o) { detail::register_benchmarks<P>(o, name); };
   f.canonical_names = [](const CheckOptions& o) {
     std::vector<std::string> names;
     for (const auto& c : P::canonical(o)) names.push_back(c.source + ":" + c.name);
     return names;
   };
+  return f;
+}
+}  // namespace detail
+
+// The registry entry of P (a traits struct deriving from Pair<V>) under `name`.
+template <class P>
+Family make_family(Role role = Role::own, std::string name = std::string(P::stem),
+                   std::string justification = std::string(P::rule)) {
+  Family f = detail::unbenchmarked_family<P>(role, std::move(name), std::move(justification));
+  f.register_benchmarks = [name = f.name](const BenchOptions& o) { detail::register_benchmarks<P>(o, name); };
   return f;
 }
 
@@ -667,8 +677,8 @@ Family make_published(std::string_view method, std::string description) {
 // default; the mutation test requires the CI-size check to find it `wrong`.
 template <class P>
 Family make_planted(std::string_view fault, std::string description) {
-  return make_family<P>(Role::planted, fmt::format("{}_planted_{}", P::stem, fault),
-                        "planted fault: " + std::move(description));
+  return detail::unbenchmarked_family<P>(Role::planted, fmt::format("{}_planted_{}", P::stem, fault),
+                                         "planted fault: " + std::move(description));
 }
 
 }  // namespace contactbench::harness

@@ -1,6 +1,7 @@
 // Suite mesh: adjacency, the internal-edge / internal-vertex flags of
 // ../shared/sources/README.md "Woo", edge shapes, orientation handling, the generators and the
 // loader's bad-input errors.
+#include "cases/json_input.hpp"
 #include "cases/mesh.hpp"
 #include "harness/tests/test_util.hpp"
 
@@ -101,8 +102,9 @@ BOOST_AUTO_TEST_CASE(orient3d_exact_on_nearly_coplanar_points) {
   BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(0.5, 0.5, 0.3)) == 0);
   BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(0.5, 0.5, std::nextafter(0.3, 1.0))) == 1);
   BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(0.5, 0.5, std::nextafter(0.3, 0.0))) == -1);
-  BOOST_TEST(cases::collinear(Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(3, 3, 3)));
-  BOOST_TEST(!cases::collinear(Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(3, 3, std::nextafter(3.0, 4.0))));
+  BOOST_TEST(cases::exactly_collinear(Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(3, 3, 3)));
+  BOOST_TEST(!cases::exactly_collinear(Vec3(0, 0, 0), Vec3(1, 1, 1),
+                                       Vec3(3, 3, std::nextafter(3.0, 4.0))));
 }
 
 BOOST_AUTO_TEST_CASE(exact_at_every_scale) {
@@ -123,8 +125,8 @@ BOOST_AUTO_TEST_CASE(exact_at_every_scale) {
       BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(0, 0, s)) == 1);
       BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(0, 0, -s)) == -1);
       BOOST_TEST(cases::orient3d_sign(a, b, c, Vec3(s, s, 0)) == 0);
-      BOOST_TEST(!cases::collinear(a, b, c));
-      BOOST_TEST(cases::collinear(a, b, Vec3(s, 0, 0) * 0.5));
+      BOOST_TEST(!cases::exactly_collinear(a, b, c));
+      BOOST_TEST(cases::exactly_collinear(a, b, Vec3(s, 0, 0) * 0.5));
     }
   }
 }
