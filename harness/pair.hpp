@@ -623,9 +623,6 @@ void register_benchmarks(const BenchOptions& o, const std::string& name) {
   }
 }
 
-}  // namespace detail
-
-namespace detail {
 // The registry entry of P under `name`, without benchmarks: what a planted fault needs
 // (bench skips them), so their many instantiations do not compile benchmark code.
 template <class P>

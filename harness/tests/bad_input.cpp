@@ -3,9 +3,9 @@
 // line to stderr ("error: ..."), at most 500 bytes, without control characters, that names
 // the stated file/line/field or option, within one second of CPU time (a hang is killed
 // after 30 s of wall time; under AddressSanitizer, whose allocator makes the JSON reader of
-// the 20,000-facet fan 5-10x slower, within five). Inputs too large to commit (200,000-deep JSON, an 8 MB value,
-// a 20,000-facet fan) are written by make_generated() into a temporary folder: {tmp} in the
-// arguments; {dir} is the corpus folder.
+// the 20,000-facet fan 5-10x slower, within five). Inputs too large to commit (200,000-deep
+// JSON, an 8 MB value, a 20,000-facet fan) are written by make_generated() into a temporary
+// folder: {tmp} in the arguments; {dir} is the corpus folder.
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
