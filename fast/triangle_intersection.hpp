@@ -227,17 +227,21 @@ inline SidesShared plane_sides(const std::array<cases::Vec3, 3>& t, const std::a
   const double factor = bound_factor * orient3d_bound;
   // Signs without branches (random signs would mispredict); 0 marks undecided.
   std::array<int, 3> s;
-  double largest = 0;  // the largest bound of an undecided entry
+  double bound[3];
   for (int i = 0; i < 3; ++i) {
     const double wx = x[i].x() - t[0].x(), wy = x[i].y() - t[0].y(), wz = x[i].z() - t[0].z();
     const double det = nx * wx + ny * wy + nz * wz;
-    const double bound = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
-    s[i] = (det > bound) - (det < -bound);
-    largest = std::max(largest, s[i] == 0 ? bound : 0.0);
+    bound[i] = factor * (std::abs(wx) * px + std::abs(wy) * py + std::abs(wz) * pz);
+    s[i] = (det > bound[i]) - (det < -bound[i]);
   }
   bool shared = false;
-  if (bound_factor != 0 && any_zero(s)) [[unlikely]]  // one branch for the three
+  if (bound_factor != 0 && any_zero(s)) [[unlikely]] {  // one branch for the three
+    // The largest bound of an undecided entry, here only (in the loop the compiler made the
+    // selection a branch, mispredicted on mixed inputs).
+    double largest = 0;
+    for (int i = 0; i < 3; ++i) largest = std::max(largest, s[i] == 0 ? bound[i] : 0.0);
     shared = plane_sides_exact(t, x, s, largest);
+  }
   return {s, shared};
 }
 }  // namespace detail
