@@ -19,8 +19,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 namespace contactbench::reference {
 namespace {
@@ -197,20 +199,22 @@ using dd::BoundedT;
 // Signs and the roundings of the constructions commute with it (the roundings through
 // `unscaled`); it keeps the double-double stage away from under- and overflow for queries
 // at 1e-300, 1e300 and in the subnormal range too (k up to 1074: a subnormal coordinate
-// times 2^k is exact, ldexp then takes two steps).
-std::optional<std::pair<std::array<cases::Vec3, 4>, int>> scaled(const cases::ClosestFeatureQuery& q) {
-  std::array<cases::Vec3, 4> v = {q.p, q.a, q.b, q.c};
+// times 2^k is exact, ldexp then takes two steps). Written into v (p, a, b, c) and k; false
+// when the scaling is not exact. (In place: a returned copy of the just-written array
+// stalls on store forwarding, see stage_outputs.)
+bool scaled(const cases::ClosestFeatureQuery& q, std::array<cases::Vec3, 4>& v, int& k) {
+  const cases::Vec3* src[4] = {&q.p, &q.a, &q.b, &q.c};
   double largest = 0;
-  for (const auto& x : v) largest = std::max(largest, x.cwiseAbs().maxCoeff());
-  if (!(largest > 0) || !std::isfinite(largest)) return std::nullopt;
-  const int k = -std::ilogb(largest);  // in [-1023, 1074]
-  for (auto& x : v)
+  for (const auto* x : src) largest = std::max(largest, x->cwiseAbs().maxCoeff());
+  if (!(largest > 0) || !std::isfinite(largest)) return false;
+  k = -std::ilogb(largest);  // in [-1023, 1074]
+  for (int j = 0; j < 4; ++j)
     for (int i = 0; i < 3; ++i) {
-      const double y = dd::scale2(x[i], k);  // exact unless it lands in the subnormal range
-      if (std::abs(y) < 0x1p-1022 && x[i] != 0) return std::nullopt;
-      x[i] = y;
+      const double x = (*src[j])[i], y = dd::scale2(x, k);  // exact unless it lands in the subnormal range
+      if (std::abs(y) < 0x1p-1022 && x != 0) return false;
+      v[j][i] = y;
     }
-  return std::pair{v, k};
+  return true;
 }
 
 // Enclosures of min and max of two enclosed values. When the enclosures are ordered for
@@ -351,7 +355,7 @@ struct PlainValue {
     v = value;
     mag = m;
     bound = units * plain_u * m + plain_floor;
-    sign = v > bound ? 1 : (-v > bound ? -1 : 0);
+    sign = int(v > bound) - int(-v > bound);  // branch-free: random signs mispredict
   }
 };
 
@@ -448,17 +452,50 @@ int certainly_least(const std::array<const PlainValue*, M>& value, const std::ar
   return static_cast<int>(best);
 }
 
-// dot and cross of vectors known exactly (differences of inputs as double pairs): the
-// products' bounds need no propagated terms (dd::mul_exact).
+// a + b for the static bounds only (see static_units): the high parts by two_sum, its error
+// and the low parts added in double, then renormalised by two_sum (14 operations against
+// dd::add's 20, a seventh of a face query's time). With s + t = a.hi + b.hi exactly,
+// v = fl(a.lo + b.lo), w = fl(t + v) and r = s + w exactly, r − (a + b) = (a.lo + b.lo)δ₁ +
+// (t + v)δ₂ with |δ| ≤ u; since |lo| ≤ u|hi| for both operands and |t| ≤ u|s|, this is at
+// most 3.0001u²(|a.hi| + |b.hi|) < 0.19U(|a| + |b|)(1 + 2u): a relative perturbation of each
+// operand by less than U, as the static bounds' derivation needs. (The error is relative to
+// the operands, not to the result as dd::add's is, so it has no running bound: err is set to
+// inf, which certifies nothing unless a static bound replaces it.) Below 2^-1022 the two
+// roundings lose at most 2^-1074 each in absolute terms, inside static_floor.
 template <bool F>
-BoundedT<F> edot(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
-  return dd::mul_exact(a[0], b[0]) + dd::mul_exact(a[1], b[1]) + dd::mul_exact(a[2], b[2]);
+[[gnu::always_inline]] inline BoundedT<F> static_sum(const BoundedT<F>& a, const BoundedT<F>& b) {
+  double s, t;
+  dd::two_sum(a.hi, b.hi, s, t);
+  BoundedT<F> r;
+  dd::two_sum(s, t + (a.lo + b.lo), r.hi, r.lo);
+  r.err = dd::inf;
+  return r;
 }
-template <bool F>
+// a + b: static_sum under the static bounds, dd::add with running bounds.
+template <bool Static, bool F>
+[[gnu::always_inline]] inline BoundedT<F> plus(const BoundedT<F>& a, const BoundedT<F>& b) {
+  if constexpr (Static) return static_sum(a, b);
+  else return a + b;
+}
+
+// dot and cross of vectors known exactly (differences of inputs as double pairs): the
+// products' bounds need no propagated terms (dd::mul_exact). bdot: the dot of enclosed
+// vectors. Summed left to right, as exact::dot.
+template <bool Static, bool F>
+BoundedT<F> edot(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
+  using dd::mul_exact;
+  return plus<Static>(plus<Static>(mul_exact(a[0], b[0]), mul_exact(a[1], b[1])), mul_exact(a[2], b[2]));
+}
+template <bool Static, bool F>
 V3<BoundedT<F>> ecross(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
   using dd::mul_exact;
-  return {mul_exact(a[1], b[2]) - mul_exact(a[2], b[1]), mul_exact(a[2], b[0]) - mul_exact(a[0], b[2]),
-          mul_exact(a[0], b[1]) - mul_exact(a[1], b[0])};
+  return {plus<Static>(mul_exact(a[1], b[2]), -mul_exact(a[2], b[1])),
+          plus<Static>(mul_exact(a[2], b[0]), -mul_exact(a[0], b[2])),
+          plus<Static>(mul_exact(a[0], b[1]), -mul_exact(a[1], b[0]))};
+}
+template <bool Static, bool F>
+BoundedT<F> bdot(const V3<BoundedT<F>>& a, const V3<BoundedT<F>>& b) {
+  return plus<Static>(plus<Static>(a[0] * b[0], a[1] * b[1]), a[2] * b[2]);
 }
 
 // a/b enclosed as dd::operator/ encloses it, by one correction step instead of its
@@ -510,13 +547,37 @@ int certainly_largest(const std::array<double, 3>& x) {
   return best;
 }
 
+// A value computed on first use, not constructed before (its storage is not zeroed, as a
+// std::optional's or a default-initialised BoundedT's would be). For trivially
+// destructible T only.
+template <class T>
+class Lazy {
+  static_assert(std::is_trivially_destructible_v<T>);
+  union {
+    T value_;
+  };
+  bool ready_ = false;
+
+ public:
+  Lazy() {}  // NOLINT: value_ deliberately left unconstructed
+  template <class Make>
+  [[gnu::always_inline]] const T& get(Make make) {
+    if (!ready_) {
+      new (&value_) T(make());
+      ready_ = true;
+    }
+    return value_;
+  }
+};
+
 // Static bounds: the double-double stage's first attempt, when the plain stage decided the
 // region (its magnitudes are reused). The stage's polynomials — |e_j|², w_j·e_k, the cross
 // products n = e_0 × (v_2 − v_0) and e_j × w_j (w_j × e_j), n·(e_j × w_j), |n|², n·w_0,
-// |w_j × e_j|² — are evaluated by dd::add, dd::mul and dd::mul_exact on exact leaves (the
-// differences of the scaled inputs as double pairs). Each operation's result r̂ lies within
-// U|r̂|(1 + 2^-50) of the exact operation on its computed operands (double_double.hpp; U =
-// 2^-102), so r̂ = (â ∘ b̂)(1 + δ) with |δ| < 1.0001U. Expanded into monomials of the leaves,
+// |w_j × e_j|² — are evaluated by static_sum, dd::mul and dd::mul_exact on exact leaves (the
+// differences of the scaled inputs as double pairs). Each product r̂ lies within
+// U|r̂|(1 + 2^-50) of the exact product of its computed operands (double_double.hpp; U =
+// 2^-102), so r̂ = (â·b̂)(1 + δ) with |δ| < 1.0001U; each sum is â(1 + δ₁) + b̂(1 + δ₂) with
+// |δ| < U (static_sum). Expanded into monomials of the leaves,
 // the computed value multiplies each monomial by the (1 + δ) of the operations it passes
 // through, at most K of them (edot: a product and two sums, K = 3; a cross component, 2; a
 // dot of two cross products, 2 + 2 + 1 + 2 = 7; of n with w_0, 5), so |f̂ − f| ≤ γ_K·M with
@@ -529,9 +590,8 @@ int certainly_largest(const std::array<double, 3>& x) {
 // below 2^5, so such a loss reaches the result times a cofactor below 2^7, from at most 15
 // products: below 2^-985, inside static_floor. The running bounds' terms of those operations
 // are then unused and compiled out. An output these bounds cannot round sends the query to
-// the running bounds (the same values; their bounds are tighter where a formula cancels),
-// not to the exact path: the stage answers the same queries as with running bounds alone,
-// with the same doubles (each is the exact path's whenever accepted).
+// the running bounds (dd::add's sums; their bounds are tighter where a formula cancels),
+// not to the exact path; either way an accepted double is the exact path's.
 constexpr double static_units = 8 * dd::U, static_floor = 0x1p-980;
 
 // The region's point, squared distance and margin in double-double (Static: the
@@ -554,37 +614,32 @@ template <bool F, bool Static>
     if constexpr (Static) v.err = static_units * mag + static_floor;
     return v;
   };
-  // Differences of input doubles are exact as double pairs (error 0).
+  // Differences of input doubles are exact as double pairs (error 0). Every difference is
+  // built from its values in place (guaranteed elision), and the values computed on first
+  // use live in a Lazy: zero-initialising them first (rep stos) and copying a vector whose
+  // doubles were just stored one by one (a 16-byte load waiting on two 8-byte stores, a
+  // store-forwarding stall) were ~20 % of a vertex query's time (perf, 2026-12-02).
   auto diff = [&](int a, int b) {
-    V3<Bounded> d;
-    for (int i = 0; i < 3; ++i) {
-      dd::two_sum(qs[a][i], -qs[b][i], d[i].hi, d[i].lo);
-      d[i].err = 0;
-    }
-    return d;
+    double hi[3], lo[3];
+    for (int i = 0; i < 3; ++i) dd::two_sum(qs[a][i], -qs[b][i], hi[i], lo[i]);
+    return V3<Bounded>{{Bounded(hi[0], lo[0], 0), Bounded(hi[1], lo[1], 0), Bounded(hi[2], lo[2], 0)}};
   };
-  std::array<V3<Bounded>, 3> e;  // e_j = v_(j+1) - v_j
-  for (int j = 0; j < 3; ++j) e[j] = diff(1 + (j + 1) % 3, 1 + j);
-  std::array<std::optional<V3<Bounded>>, 3> w_cache;  // w_j = p - v_j
-  auto w = [&](int j) -> const V3<Bounded>& {
-    if (!w_cache[j]) w_cache[j] = diff(0, 1 + j);
-    return *w_cache[j];
-  };
-  std::array<std::optional<Bounded>, 3> e2_cache;
+  const std::array<V3<Bounded>, 3> e = {diff(2, 1), diff(3, 2), diff(1, 3)};  // e_j = v_(j+1) - v_j
+  const std::array<V3<Bounded>, 3> wv = {diff(0, 1), diff(0, 2), diff(0, 3)};  // w_j = p - v_j
+  auto w = [&](int j) -> const V3<Bounded>& { return wv[j]; };
+  std::array<Lazy<Bounded>, 3> e2_cache;
   auto e2 = [&](int j) -> const Bounded& {
-    if (!e2_cache[j]) e2_cache[j] = poly(edot(e[j], e[j]), st.e2[j]);
-    return *e2_cache[j];
+    return e2_cache[j].get([&] { return poly(edot<Static>(e[j], e[j]), st.e2[j]); });
   };
-  std::optional<V3<Bounded>> n_cache;
+  Lazy<V3<Bounded>> n_cache;
   auto n = [&]() -> const V3<Bounded>& {
-    if (!n_cache) {
-      n_cache = ecross(e[0], -e[2]);
-      for (int i = 0; i < 3; ++i) (*n_cache)[i] = poly((*n_cache)[i], st.n_abs[i]);
-    }
-    return *n_cache;
+    return n_cache.get([&] {
+      const V3<Bounded> c = ecross<Static>(e[0], -e[2]);
+      return V3<Bounded>{{poly(c[0], st.n_abs[0]), poly(c[1], st.n_abs[1]), poly(c[2], st.n_abs[2])}};
+    });
   };
-  auto n2 = [&] { return poly(dot(n(), n()), pdot(st.n_abs, st.n_abs)); };
-  auto side = [&](int j) { return poly(dot(n(), ecross(e[j], w(j))), Static ? st.side(j).mag : 0); };  // s_j
+  auto n2 = [&] { return poly(bdot<Static>(n(), n()), pdot(st.n_abs, st.n_abs)); };
+  auto side = [&](int j) { return poly(bdot<Static>(n(), ecross<Static>(e[j], w(j))), Static ? st.side(j).mag : 0); };  // s_j
   cases::ClosestFeatureResult r;
   r.region = verdict.region;
   const int kind = static_cast<int>(r.region);
@@ -610,14 +665,14 @@ template <bool F, bool Static>
     const V3<Bounded>& wj = w(j);
     zero_margin = verdict.zero_dn[j] || verdict.zero_dp[j];
     const int pick = plain ? certainly_least<2>({&st.dn[j], &st.dp[j]}, {st.e2[j], st.e2[prev]}) : -1;
-    if (pick != 1) term(poly(edot(wj, e[j]), st.dn[j].mag), e2(j));
-    if (pick != 0) term(poly(edot(wj, e[prev]), st.dp[j].mag), e2(prev));
+    if (pick != 1) term(poly(edot<Static>(wj, e[j]), st.dn[j].mag), e2(j));
+    if (pick != 0) term(poly(edot<Static>(wj, e[prev]), st.dp[j].mag), e2(prev));
     r.point = j == 0 ? q.a : (j == 1 ? q.b : q.c);
-    d2 = poly(edot(wj, wj), pdot(st.w[j], st.w[j]));
+    d2 = poly(edot<Static>(wj, wj), pdot(st.w[j], st.w[j]));
   } else if (kind >= 1) {  // open edge j: v_j + (dn / |e_j|^2) e_j
     const int j = kind - 1, next = (j + 1) % 3;
     const V3<Bounded>& wj = w(j);
-    const Bounded dn = poly(edot(wj, e[j]), st.dn[j].mag);
+    const Bounded dn = poly(edot<Static>(wj, e[j]), st.dn[j].mag);
     zero_margin = verdict.zero_s[j] || verdict.zero_dn[j] || verdict.zero_dp[next];
     const int pick = normal_ok ? certainly_least<3>({&st.s[j], &st.dn[j], &st.dp[next]},
                                                     {st.n2 * st.e2[j], st.e2[j], st.e2[j]})
@@ -625,8 +680,8 @@ template <bool F, bool Static>
     if (pick == -1 || pick == 0) term(side(j), n2() * e2(j));
     if (pick == -1 || pick == 1) term(dn, e2(j));
     // = -(|e_j|^2 - dn), without cancellation; its M is dp_next's
-    if (pick == -1 || pick == 2) term(poly(edot(w(next), e[j]), st.dp[next].mag), e2(j));
-    V3<Bounded> c = ecross(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
+    if (pick == -1 || pick == 2) term(poly(edot<Static>(w(next), e[j]), st.dp[next].mag), e2(j));
+    V3<Bounded> c = ecross<Static>(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
     Plain3 c_abs{};
     if constexpr (Static) {
       c_abs = pcross_abs(st.w[j], st.e[j]);
@@ -642,7 +697,7 @@ template <bool F, bool Static>
         if (std::isnan(r.point[i] = unscaled(Bounded(qs[1 + j][i]) + t * e[j][i], k)) &&
             !(edge_coordinate_zero(qs, j, i) && (r.point[i] = 0, true)))
           return std::nullopt;
-      d2 = quotient(poly(dot(c, c), pdot(c_abs, c_abs)), e2(j));
+      d2 = quotient(poly(bdot<Static>(c, c), pdot(c_abs, c_abs)), e2(j));
     }
   } else {  // open face: p minus its offset along n
     const Bounded n2f = n2();
@@ -653,7 +708,7 @@ template <bool F, bool Static>
       zero_margin = zero_margin || verdict.zero_s[j];
       if (pick == -1 || pick == j) term(side(j), n2f * e2(j));
     }
-    const Bounded h = poly(dot(n(), w(0)), pdot_abs(st.n_abs, st.w[0]));
+    const Bounded h = poly(bdot<Static>(n(), w(0)), pdot_abs(st.n_abs, st.w[0]));
     if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
       d2 = Bounded(0);  // p lies on the open face
       r.point = q.p + cases::Vec3::Zero();
@@ -676,15 +731,21 @@ template <bool F, bool Static>
   return r;
 }
 
+// The outputs with running bounds, out of line (the retry of ~1 % of random queries): inlined
+// into the filtered stage it doubled its code to 130 KB, and random queries, which take a
+// different region's code each time, ran it ~10 % slower (i-cache). One per clone below.
+using RunningOutputs = std::optional<cases::ClosestFeatureResult> (*)(const cases::ClosestFeatureQuery&,
+                                                                      const std::array<cases::Vec3, 4>&, int,
+                                                                      PlainStage&, bool, const IntervalVerdict&);
+
 // The filtered stage of closest_feature: region from the plain-double stage (or, when it
 // cannot decide, the interval filter), then the outputs, first with static bounds (plain
 // regions only), then with running bounds. nullopt sends the query to the exact path.
-template <bool F>
+template <bool F, RunningOutputs running>
 [[gnu::always_inline]] inline std::optional<cases::ClosestFeatureResult> filtered_stage(const cases::ClosestFeatureQuery& q) {
-  const auto sc = scaled(q);
-  if (!sc) return std::nullopt;
-  const auto& qs = sc->first;
-  const int k = sc->second;
+  std::array<cases::Vec3, 4> qs;
+  int k = 0;
+  if (!scaled(q, qs, k)) return std::nullopt;
   PlainStage st(qs);
   IntervalVerdict verdict{};
   const std::optional<Region> plain = plain_region(st);
@@ -701,7 +762,7 @@ template <bool F>
     if (!iv) return std::nullopt;
     verdict = *iv;
   }
-  return stage_outputs<F, false>(q, qs, k, st, plain.has_value(), verdict);
+  return running(q, qs, k, st, plain.has_value(), verdict);
 }
 
 // The stage twice: with two_prod on std::fma in code compiled for FMA, chosen at run time
@@ -710,13 +771,23 @@ template <bool F>
 // in default-target code, where std::fma would be a libm call.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CONTACTBENCH_FMA_STAGE 1
+[[gnu::noinline, gnu::flatten]] __attribute__((target("fma"))) std::optional<cases::ClosestFeatureResult>
+running_fma(const cases::ClosestFeatureQuery& q, const std::array<cases::Vec3, 4>& qs, int k, PlainStage& st,
+            bool plain, const IntervalVerdict& verdict) {
+  return stage_outputs<true, false>(q, qs, k, st, plain, verdict);
+}
 [[gnu::flatten]] __attribute__((target("fma"))) std::optional<cases::ClosestFeatureResult> filtered_fma(
     const cases::ClosestFeatureQuery& q) {
-  return filtered_stage<true>(q);
+  return filtered_stage<true, running_fma>(q);
 }
 #endif
+[[gnu::noinline, gnu::flatten]] std::optional<cases::ClosestFeatureResult> running_split(
+    const cases::ClosestFeatureQuery& q, const std::array<cases::Vec3, 4>& qs, int k, PlainStage& st, bool plain,
+    const IntervalVerdict& verdict) {
+  return stage_outputs<false, false>(q, qs, k, st, plain, verdict);
+}
 [[gnu::flatten]] std::optional<cases::ClosestFeatureResult> filtered_split(const cases::ClosestFeatureQuery& q) {
-  return filtered_stage<false>(q);
+  return filtered_stage<false, running_split>(q);
 }
 
 }  // namespace
@@ -745,9 +816,10 @@ cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q)
 }
 
 std::optional<Region> closest_feature_plain_region(const cases::ClosestFeatureQuery& q) {
-  const auto sc = scaled(q);
-  if (!sc) return std::nullopt;
-  PlainStage st(sc->first);
+  std::array<cases::Vec3, 4> qs;
+  int k = 0;
+  if (!scaled(q, qs, k)) return std::nullopt;
+  PlainStage st(qs);
   return plain_region(st);
 }
 
