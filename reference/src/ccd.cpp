@@ -29,6 +29,7 @@
 #include "reference/src/cgal.hpp"
 #include "reference/src/double_double.hpp"
 #include "reference/src/exact_vector.hpp"
+#include "reference/src/lazy.hpp"
 #include "reference/src/polynomial.hpp"
 
 #include <Eigen/Geometry>
@@ -70,19 +71,10 @@ bool nonzero_at(const PVec& v, Algebraic& r) {
 
 bool all_zero(const PVec& v) { return v[0].is_zero() && v[1].is_zero() && v[2].is_zero(); }
 
-// A polynomial computed on first use: most are needed only at a root where the cheaper
-// conditions before them hold (the same polynomial either way, so the same signs).
-class Lazy {
- public:
-  template <class Make>
-  const Polynomial& get(Make&& make) const {
-    if (!value_) value_ = make();
-    return *value_;
-  }
-
- private:
-  mutable std::optional<Polynomial> value_;
-};
+// Polynomials computed on first use (reference/src/lazy.hpp): most are needed only at a root
+// where the cheaper conditions before them hold (the same polynomial either way, so the same
+// signs).
+using LazyPolynomial = Lazy<Polynomial>;
 
 // Exact AABB filter: if the boxes swept by the two vertex sets over [0, 1] are disjoint
 // along some axis, no contact is possible (comparisons of doubles are exact).
@@ -141,8 +133,8 @@ struct PointEdge {
   PointPoint px, py;
   PVec e;            // y - x
   PVec cr;           // (p - x) x (y - x)
-  Lazy along_;       // (p - x) . (y - x)
-  Lazy rest_;        // |y - x|^2 - along
+  LazyPolynomial along_;       // (p - x) . (y - x)
+  LazyPolynomial rest_;        // |y - x|^2 - along
   PointEdge(const PVec& p, const PVec& x, const PVec& y)
       : px(p, x), py(p, y), e(y - x), cr(cross(p - x, e)) {}
   // p - x is px.d.
@@ -196,7 +188,7 @@ struct VertexFace {
   PVec n;        // (b - a) x (c - a)
   Polynomial f;  // n . (p - a): coplanarity cubic
   // n . (edge x (p - edge start)): >= 0 all three <=> inside (n != 0)
-  std::array<Lazy, 3> g_;
+  std::array<LazyPolynomial, 3> g_;
   std::array<PointEdge, 3> edges;
   VertexFace(const PVec& p_, const PVec& a_, const PVec& b_, const PVec& c_)
       : p(p_), a(a_), b(b_), c(c_), n(cross(b - a, c - a)), f(dot(n, p - a)),
@@ -239,8 +231,8 @@ struct EdgeEdge {
   PVec a0, a1, b0, b1;
   PVec m;           // (a1 - a0) x (b1 - b0)
   Polynomial f;     // m . (b0 - a0): coplanarity cubic
-  Lazy mm_;         // |m|^2
-  Lazy s_, u_;      // intersection parameters times |m|^2 on a and on b
+  LazyPolynomial mm_;         // |m|^2
+  LazyPolynomial s_, u_;      // intersection parameters times |m|^2 on a and on b
   std::array<PointEdge, 4> ends;
   EdgeEdge(const PVec& a0_, const PVec& a1_, const PVec& b0_, const PVec& b1_)
       : a0(a0_), a1(a1_), b0(b0_), b1(b1_), m(cross(a1 - a0, b1 - b0)), f(dot(m, b0 - a0)),

@@ -13,16 +13,15 @@
 #include "reference/src/double_double.hpp"
 #include "reference/src/exact_vector.hpp"
 #include "reference/src/filtered_sign.hpp"
+#include "reference/src/lazy.hpp"
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <new>
 #include <optional>
 #include <stdexcept>
-#include <type_traits>
 
 namespace contactbench::reference {
 namespace {
@@ -547,29 +546,6 @@ int certainly_largest(const std::array<double, 3>& x) {
   return best;
 }
 
-// A value computed on first use, not constructed before (its storage is not zeroed, as a
-// std::optional's or a default-initialised BoundedT's would be). For trivially
-// destructible T only.
-template <class T>
-class Lazy {
-  static_assert(std::is_trivially_destructible_v<T>);
-  union {
-    T value_;
-  };
-  bool ready_ = false;
-
- public:
-  Lazy() {}  // NOLINT: value_ deliberately left unconstructed
-  template <class Make>
-  [[gnu::always_inline]] const T& get(Make make) {
-    if (!ready_) {
-      new (&value_) T(make());
-      ready_ = true;
-    }
-    return value_;
-  }
-};
-
 // Static bounds: the double-double stage's first attempt, when the plain stage decided the
 // region (its magnitudes are reused). The stage's polynomials — |e_j|², w_j·e_k, the cross
 // products n = e_0 × (v_2 − v_0) and e_j × w_j (w_j × e_j), n·(e_j × w_j), |n|², n·w_0,
@@ -625,8 +601,7 @@ template <bool F, bool Static>
     return V3<Bounded>{{Bounded(hi[0], lo[0], 0), Bounded(hi[1], lo[1], 0), Bounded(hi[2], lo[2], 0)}};
   };
   const std::array<V3<Bounded>, 3> e = {diff(2, 1), diff(3, 2), diff(1, 3)};  // e_j = v_(j+1) - v_j
-  const std::array<V3<Bounded>, 3> wv = {diff(0, 1), diff(0, 2), diff(0, 3)};  // w_j = p - v_j
-  auto w = [&](int j) -> const V3<Bounded>& { return wv[j]; };
+  const std::array<V3<Bounded>, 3> w = {diff(0, 1), diff(0, 2), diff(0, 3)};  // w_j = p - v_j
   std::array<Lazy<Bounded>, 3> e2_cache;
   auto e2 = [&](int j) -> const Bounded& {
     return e2_cache[j].get([&] { return poly(edot<Static>(e[j], e[j]), st.e2[j]); });
@@ -639,7 +614,7 @@ template <bool F, bool Static>
     });
   };
   auto n2 = [&] { return poly(bdot<Static>(n(), n()), pdot(st.n_abs, st.n_abs)); };
-  auto side = [&](int j) { return poly(bdot<Static>(n(), ecross<Static>(e[j], w(j))), Static ? st.side(j).mag : 0); };  // s_j
+  auto side = [&](int j) { return poly(bdot<Static>(n(), ecross<Static>(e[j], w[j])), Static ? st.side(j).mag : 0); };  // s_j
   cases::ClosestFeatureResult r;
   r.region = verdict.region;
   const int kind = static_cast<int>(r.region);
@@ -662,7 +637,7 @@ template <bool F, bool Static>
   Bounded d2;
   if (kind >= 4) {
     const int j = kind - 4, prev = (j + 2) % 3;
-    const V3<Bounded>& wj = w(j);
+    const V3<Bounded>& wj = w[j];
     zero_margin = verdict.zero_dn[j] || verdict.zero_dp[j];
     const int pick = plain ? certainly_least<2>({&st.dn[j], &st.dp[j]}, {st.e2[j], st.e2[prev]}) : -1;
     if (pick != 1) term(poly(edot<Static>(wj, e[j]), st.dn[j].mag), e2(j));
@@ -671,7 +646,7 @@ template <bool F, bool Static>
     d2 = poly(edot<Static>(wj, wj), pdot(st.w[j], st.w[j]));
   } else if (kind >= 1) {  // open edge j: v_j + (dn / |e_j|^2) e_j
     const int j = kind - 1, next = (j + 1) % 3;
-    const V3<Bounded>& wj = w(j);
+    const V3<Bounded>& wj = w[j];
     const Bounded dn = poly(edot<Static>(wj, e[j]), st.dn[j].mag);
     zero_margin = verdict.zero_s[j] || verdict.zero_dn[j] || verdict.zero_dp[next];
     const int pick = normal_ok ? certainly_least<3>({&st.s[j], &st.dn[j], &st.dp[next]},
@@ -680,7 +655,7 @@ template <bool F, bool Static>
     if (pick == -1 || pick == 0) term(side(j), n2() * e2(j));
     if (pick == -1 || pick == 1) term(dn, e2(j));
     // = -(|e_j|^2 - dn), without cancellation; its M is dp_next's
-    if (pick == -1 || pick == 2) term(poly(edot<Static>(w(next), e[j]), st.dp[next].mag), e2(j));
+    if (pick == -1 || pick == 2) term(poly(edot<Static>(w[next], e[j]), st.dp[next].mag), e2(j));
     V3<Bounded> c = ecross<Static>(wj, e[j]);  // |w|^2 |e|^2 - dn^2 = |w x e|^2 (Lagrange)
     Plain3 c_abs{};
     if constexpr (Static) {
@@ -708,7 +683,7 @@ template <bool F, bool Static>
       zero_margin = zero_margin || verdict.zero_s[j];
       if (pick == -1 || pick == j) term(side(j), n2f * e2(j));
     }
-    const Bounded h = poly(bdot<Static>(n(), w(0)), pdot_abs(st.n_abs, st.w[0]));
+    const Bounded h = poly(bdot<Static>(n(), w[0]), pdot_abs(st.n_abs, st.w[0]));
     if (std::abs(h.hi) <= 2 * h.err && in_plane(qs)) {
       d2 = Bounded(0);  // p lies on the open face
       r.point = q.p + cases::Vec3::Zero();
