@@ -61,6 +61,42 @@ BOOST_AUTO_TEST_CASE(rounded_once) {
   BOOST_TEST(r.alpha == 0.3);  // nearest double to 3/10
 }
 
+// The filter's scaled comparisons and margins (reference/src/ground_ccd.cpp) at the ends of
+// the fast domain and on exact ties whose products are not doubles (each p e with e ≠ 0).
+BOOST_AUTO_TEST_CASE(far_magnitudes_and_exact_ties) {
+  using contactbench::reference::ground_ccd;
+  using contactbench::reference::ground_ccd_exact;
+  // Candidates 9/10 · 1/2 = 9/20 and 9/10 · 3/2 (capped), at 2^995 and at 2^-995: alpha the
+  // double nearest 9/20, the cap the runner-up, margin (1 − 9/20)/(9/20) = 11/9 rounded up.
+  for (const double s : {0x1p995, 0x1p-995}) {
+    const GroundCcdQuery q{0, V{s, 1.5 * s}, V{-2 * s, -s}};
+    BOOST_TEST(contactbench::fast::ground_ccd_in_domain(q));
+    const auto r = ground_ccd(q);
+    BOOST_TEST(r.alpha == 0.45);
+    BOOST_TEST(r.binding == 0);
+    BOOST_TEST(std::fma(r.margin, 9, -11) >= 0);  // exact signs: margin ≥ 11/9 > its predecessor
+    BOOST_TEST(std::fma(std::nextafter(r.margin, 0.0), 9, -11) < 0);
+  }
+  // Node 1 is node 0 doubled: an exact tie (binding the first, margin 0) whose cross products
+  // (1 + 2^-52)(2 + 2^-50) are not doubles; near the origin and at 2^990.
+  for (const double s : {1.0, 0x1p990}) {
+    const GroundCcdQuery q{0, V{(1 + 0x1p-52) * s, (2 + 0x1p-51) * s}, V{-(1 + 0x1p-51) * s, -(2 + 0x1p-50) * s}};
+    const auto r = ground_ccd(q);
+    BOOST_TEST(r.binding == 0);
+    BOOST_TEST(r.margin == 0.0);
+    BOOST_TEST(r.alpha == ground_ccd_exact(q).alpha);
+    BOOST_TEST(r.alpha < 0.9);  // 9/10 · (1 + 2^-52)/(1 + 2^-51) < 9/10
+  }
+  // A candidate 9/10 · 2^-993 with the cap as runner-up: alpha is 0.9 · 2^-993 (a power of two
+  // times the double nearest 9/10), margin 10/9 · 2^993 − 1 rounded up.
+  const GroundCcdQuery far{0, V{0x1p-6}, V{-0x1p987}};
+  const auto r = ground_ccd(far);
+  BOOST_TEST(r.alpha == std::ldexp(0.9, -993));
+  BOOST_TEST(r.binding == 0);
+  BOOST_TEST(r.margin == ground_ccd_exact(far).margin);
+  BOOST_TEST(r.margin > std::ldexp(10.0 / 9, 993) * (1 - 0x1p-50));
+}
+
 BOOST_AUTO_TEST_CASE(node_on_or_below_ground_is_an_error) {
   for (double y : {-1.0, -1.5}) {
     BOOST_CHECK_THROW(contactbench::reference::ground_ccd({-1, V{-0.5, y}, V{0.0, -1.0}}),

@@ -231,6 +231,12 @@ template <bool F>
   return std::ldexp(x, k);
 }
 
+// The binary exponent of a finite nonzero x (std::ilogb without the libm call for normals).
+[[gnu::always_inline]] inline int exponent(double x) {
+  const int biased = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
+  return biased != 0 ? biased - 1023 : std::ilogb(x);
+}
+
 // Scaling by 2^k (k an integer) is exact in every part while nothing under- or overflows;
 // the caller checks the results it keeps.
 template <bool F>
@@ -259,6 +265,7 @@ Bounded expansion_sum(const std::array<double, N>& terms) {
   std::array<double, N> e{};
   std::size_t m = 0;
   for (const double b : terms) {
+    if (b == 0) continue;  // adds nothing (zero terms are common: exact differences, ties)
     double q = b;
     for (std::size_t i = 0; i < m; ++i) {
       double s, h;

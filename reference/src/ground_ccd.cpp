@@ -32,27 +32,64 @@ struct Candidate {
   int node = -1;
 };
 
-// c_i − c_j = (9/10)(a_i p_j − a_j p_i) / (p_i p_j) with a = y_g − y (exact as a double
-// pair), and c_i − 1 = (9 a_i − 10 p_i) / (10 p_i): the numerators are sums of exact
-// products, enclosed without cancellation by dd::expansion_sum (exactly when they are 0).
-// Empty when a product leaves the exact range.
-std::optional<Bounded> difference_numerator(const cases::GroundCcdQuery& q, int i, int j) {
+// Nodes i and j (−1 the cap) as the comparisons below need them: a = y_g − y as an exact
+// double pair and p, scaled by powers of two so that the largest a and the largest p lie in
+// [1, 2) — one power for both a's and another for both p's when both are nodes (c_i − c_j then
+// keeps its sign, and each gap below its value), one power for a and p when one is the cap
+// (9a − 10p must keep its meaning). The exact products of the numerators then stay far from
+// overflow for every query of the fast domain (magnitudes up to 1e300). `ok` is false when a
+// scaled nonzero value would leave the normal range (scaling is exact only inside it).
+struct ScaledPair {
   double a[2][2] = {{0, 0}, {0, 0}}, p[2] = {0, 0};
+  bool ok = true;
+};
+
+ScaledPair scaled_pair(const cases::GroundCcdQuery& q, int i, int j) {
+  ScaledPair s;
   const int node[2] = {i, j};
-  for (int s = 0; s < 2; ++s) {
-    if (node[s] < 0) continue;
-    dd::two_sum(q.y_ground, -q.y[node[s]], a[s][0], a[s][1]);
-    p[s] = q.py[node[s]];
+  double a_max = 0, p_max = 0;
+  for (int k = 0; k < 2; ++k) {
+    if (node[k] < 0) continue;
+    dd::two_sum(q.y_ground, -q.y[node[k]], s.a[k][0], s.a[k][1]);
+    s.p[k] = q.py[node[k]];
+    a_max = std::max(a_max, std::abs(s.a[k][0]));
+    p_max = std::max(p_max, std::abs(s.p[k]));
   }
+  // a ≠ 0 (every node lies above the ground) and p < 0 for a candidate.
+  int ka = -dd::exponent(a_max), kp = -dd::exponent(p_max);
+  if (i < 0 || j < 0) ka = kp = -dd::exponent(std::max(a_max, p_max));
+  auto scale = [&](double& v, int k) {
+    const bool nonzero = v != 0;
+    v = dd::scale2(v, k);
+    if (nonzero && !(std::abs(v) >= 0x1p-1022)) s.ok = false;
+  };
+  for (int k = 0; k < 2; ++k) {
+    if (node[k] < 0) continue;
+    scale(s.a[k][0], ka);
+    scale(s.a[k][1], ka);
+    scale(s.p[k], kp);
+  }
+  return s;
+}
+
+// c_i − c_j = (9/10)(a_i p_j − a_j p_i) / (p_i p_j), and c_i − 1 = (9 a_i − 10 p_i) / (10 p_i):
+// the numerators (of the scaled pair: a positive power of two times the true ones) are sums of
+// exact products, enclosed without cancellation by dd::expansion_sum (exactly when they are
+// 0). Empty when a product leaves the exact range.
+std::optional<Bounded> difference_numerator(const ScaledPair& s, int i, int j) {
+  if (!s.ok) return std::nullopt;
   std::array<double, 8> t{};
-  auto put = [&](int at, double x, double y) { return dd::exact_product(x, y, t[at], t[at + 1]); };
+  auto put = [&](int at, double x, double y) {  // a zero factor (a low part, often) costs nothing
+    return x == 0 || dd::exact_product(x, y, t[at], t[at + 1]);
+  };
   bool ok;
   if (i >= 0 && j >= 0)
-    ok = put(0, a[0][0], p[1]) && put(2, a[0][1], p[1]) && put(4, -a[1][0], p[0]) && put(6, -a[1][1], p[0]);
+    ok = put(0, s.a[0][0], s.p[1]) && put(2, s.a[0][1], s.p[1]) && put(4, -s.a[1][0], s.p[0]) &&
+         put(6, -s.a[1][1], s.p[0]);
   else if (i >= 0)
-    ok = put(0, 9, a[0][0]) && put(2, 9, a[0][1]) && put(4, -10, p[0]);
+    ok = put(0, 9, s.a[0][0]) && put(2, 9, s.a[0][1]) && put(4, -10, s.p[0]);
   else
-    ok = put(0, 9, a[1][0]) && put(2, 9, a[1][1]) && put(4, -10, p[1]);
+    ok = put(0, 9, s.a[1][0]) && put(2, 9, s.a[1][1]) && put(4, -10, s.p[1]);
   if (!ok) return std::nullopt;
   return dd::expansion_sum(t);
 }
@@ -61,23 +98,84 @@ std::optional<Bounded> difference_numerator(const cases::GroundCcdQuery& q, int 
 // denominators p_i p_j > 0 and 10 p_i < 0 fix how the numerator's sign carries over.
 int exact_order(const cases::GroundCcdQuery& q, int i, int j) {
   if (i == j) return 0;
-  const auto n = difference_numerator(q, i, j);
+  const ScaledPair s = scaled_pair(q, i, j);
+  if (s.ok && i >= 0 && j >= 0) {
+    // A double stage for two nodes: X = a_i p_j − a_j p_i = (P − R) + (e − f) + (A_i − A_j) with
+    // a_i p_j = P + e and a_j p_i = R + f exact, A = a's low part times p.
+    double pp, e, rr, f;
+    if (dd::exact_product(s.a[0][0], s.p[1], pp, e) && dd::exact_product(s.a[1][0], s.p[0], rr, f)) {
+      if (s.a[0][1] == 0 && s.a[1][1] == 0) {
+        // Exact a's (common: y − y_g is exact by Sterbenz near the ground): rounding is
+        // monotone, so P ≠ R has the sign of X; P = R leaves e − f, whose rounding keeps its sign.
+        const double d = pp != rr ? pp - rr : e - f;
+        return d > 0 ? 1 : d < 0 ? -1 : 0;
+      }
+      // Its evaluation t errs by at most 2u·(the sum of the magnitudes below) + 2^-1073
+      // (products near underflow): 8u·sum + 2^-1060 bounds it with room for its own rounding.
+      const double ai = s.a[0][1] * s.p[1], aj = s.a[1][1] * s.p[0];
+      const double d = pp - rr, r = (e - f) + (ai - aj), t = d + r;
+      const double sum = std::abs(d) + std::abs(e) + std::abs(f) + std::abs(ai) + std::abs(aj) + std::abs(r) + std::abs(t);
+      if (std::abs(t) > 0x1p-50 * sum + 0x1p-1060) return t > 0 ? 1 : -1;
+    }
+  }
+  const auto n = difference_numerator(s, i, j);
   if (!n) return 2;
   const int sg = n->hi > 0 ? 1 : n->hi < 0 ? -1 : 0;
   if (i >= 0 && j >= 0) return sg;
   return i >= 0 ? -sg : sg;  // c_i − 1 has the sign of −(9 a_i − 10 p_i); 1 − c_j the opposite
 }
 
+// Node i's candidate 9 a / (10 p) enclosed as m·2^e: a and p scaled to [1, 2) first (exact),
+// so that m lies in [0.45, 1.8] for every query of the fast domain; the cap (i = −1) is 1·2^0.
+// `ok` false when a's low part would leave the normal range when scaled.
+struct ScaledCandidate {
+  Bounded m = 1;
+  int e = 0;
+  bool ok = true;
+};
+
+ScaledCandidate scaled_candidate(const cases::GroundCcdQuery& q, int i) {
+  ScaledCandidate c;
+  if (i < 0) return c;
+  double a0, a1;
+  dd::two_sum(q.y_ground, -q.y[i], a0, a1);
+  const int ka = -dd::exponent(a0), kp = -dd::exponent(q.py[i]);
+  const double a1s = dd::scale2(a1, ka);
+  c.ok = a1 == 0 || std::abs(a1s) >= 0x1p-1022;
+  c.m = Bounded(9) * Bounded(dd::scale2(a0, ka), a1s, 0) / (Bounded(10) * Bounded(dd::scale2(q.py[i], kp)));
+  c.e = kp - ka;
+  return c;
+}
+
 // The runner-up's relative gap (c_s − c_a)/c_a from the enclosed numerator N of c_s − c_a
 // (no cancellation, so near-ties keep a tight enclosure): two nodes N/(p_s a_a); the cap as
-// runner-up (10 p_a − 9 a_a)/(9 a_a) = −N/(9 a_a); the cap binding, c_s − 1 = N/(10 p_s).
+// runner-up (10 p_a − 9 a_a)/(9 a_a) = −N/(9 a_a); the cap binding, c_s − 1 = N/(10 p_s). N and
+// the denominator come from one scaled pair: the powers of two cancel. When N is out of reach
+// (magnitudes too far apart for exact products: a candidate far from the cap, e.g. 1e-297
+// against 1), c_s/c_a − 1 from the scaled candidates: no cancellation that matters there,
+// and an enclosure too wide to decide a double sends the query to the exact path.
 Bounded runner_up_gap(const cases::GroundCcdQuery& q, int s, int a) {
-  const auto n = difference_numerator(q, s, a);
-  if (!n) return {0, 0, dd::inf};
-  if (a < 0) return *n / (Bounded(10) * Bounded(q.py[s]));
-  const Bounded aa = Bounded(q.y_ground) - Bounded(q.y[a]);
-  if (s >= 0) return *n / (Bounded(q.py[s]) * aa);
-  return -*n / (Bounded(9) * aa);
+  const ScaledPair sp = scaled_pair(q, s, a);
+  if (const auto n = difference_numerator(sp, s, a)) {
+    if (a < 0) return *n / (Bounded(10) * Bounded(sp.p[0]));
+    const Bounded aa(sp.a[1][0], sp.a[1][1], 0);
+    if (s >= 0) return *n / (Bounded(sp.p[0]) * aa);
+    return -*n / (Bounded(9) * aa);
+  }
+  const ScaledCandidate cs = scaled_candidate(q, s), ca = scaled_candidate(q, a);
+  const int e = cs.e - ca.e;
+  if (!cs.ok || !ca.ok || e < -8 || e > 900) return {0, 0, dd::inf};  // c_s ≥ c_a: e ≥ −2
+  return dd::ldexp(cs.m / ca.m, e) - Bounded(1);
+}
+
+// alpha of node i rounded to nearest, or NaN when the enclosure does not decide it: the
+// scaled candidate's double scaled back (exact for a normal alpha; a smaller one is sent to
+// the exact path by the caller).
+double certain_alpha(const cases::GroundCcdQuery& q, int i) {
+  const ScaledCandidate c = scaled_candidate(q, i);
+  if (!c.ok) return std::nan("");
+  const double alpha = dd::scale2(dd::certain_double(c.m), c.e);
+  return std::abs(alpha) >= 0x1p-1020 ? alpha : std::nan("");  // normal: the scaling was exact
 }
 
 // The order of two candidates: their doubles when the relative bound 5u of each cannot make
@@ -97,9 +195,10 @@ std::optional<cases::GroundCcdResult> ground_ccd_filtered(const cases::GroundCcd
     if (!std::isfinite(q.y[i]) || !std::isfinite(q.py[i]) || !(q.y[i] > q.y_ground)) return std::nullopt;
     if (!(q.py[i] < 0)) continue;  // p_i = 0 or p_i > 0: no candidate
     const Candidate c{9 * (q.y_ground - q.y[i]) / (10 * q.py[i]), static_cast<int>(i)};
-    // The relative bound holds for normal, finite intermediates only.
-    if (!(c.value >= 0x1p-900 && c.value <= 0x1p900 && std::abs(q.py[i]) >= 0x1p-900 &&
-          std::abs(q.py[i]) <= 0x1p900 && q.y[i] - q.y_ground >= 0x1p-900 && q.y[i] - q.y_ground <= 0x1p900))
+    // The relative bound holds for normal, finite intermediates only (this covers the fast
+    // domain, magnitudes 1e-300 ≈ 2^-996.6 to 1e300, and more).
+    if (!(c.value >= 0x1p-1020 && c.value <= 0x1p1000 && std::abs(q.py[i]) >= 0x1p-1020 &&
+          std::abs(q.py[i]) <= 0x1p1000 && q.y[i] - q.y_ground >= 0x1p-1020 && q.y[i] - q.y_ground <= 0x1p1000))
       return std::nullopt;
     const int vs_alpha = order(q, c, alpha);
     if (vs_alpha == 2) return std::nullopt;
@@ -122,9 +221,7 @@ std::optional<cases::GroundCcdResult> ground_ccd_filtered(const cases::GroundCcd
   }
   cases::GroundCcdResult r;
   const int a = alpha.node;
-  r.alpha = a < 0 ? 1.0
-                  : dd::certain_double(Bounded(9) * (Bounded(q.y_ground) - Bounded(q.y[a])) /
-                                       (Bounded(10) * Bounded(q.py[a])));
+  r.alpha = a < 0 ? 1.0 : certain_alpha(q, a);
   r.binding = a;
   r.margin = !has_second ? std::numeric_limits<double>::infinity()
              : tie       ? 0.0
