@@ -178,6 +178,38 @@ BOOST_AUTO_TEST_CASE(enclosure_sign_on_hand_checked_intervals) {
   BOOST_TEST(exact::enclosure_sign(p, 1, Q(5, 4)) == -1);
   BOOST_TEST(exact::enclosure_sign(p, 2, 3) == 1);
   BOOST_TEST(exact::enclosure_sign(p, 1, 2) == 0);  // contains sqrt2
+  // On [3/2, 2]: at 7/4, radius 1/4: p = 17/16 against 7/2 · 1/4 + 1/16 = 15/16: positive. On
+  // [1, 3/2]: at 5/4, p = -7/16 against 5/2 · 1/4 + 1/16 = 11/16: undecided.
+  BOOST_TEST(exact::enclosure_sign(p, Q(3, 2), 2) == 1);
+  BOOST_TEST(exact::enclosure_sign(p, 1, Q(3, 2)) == 0);
+  // Integer coefficients and dyadic ends take the integer evaluation (polynomial.cpp); a
+  // positive multiple with fractions (2/3 p) and a non-dyadic end take the rational one: the
+  // same exact test, so the same answers.
+  const Polynomial q = poly({Q(-4, 3), 0, Q(2, 3)});
+  BOOST_TEST(exact::enclosure_sign(q, 1, Q(5, 4)) == -1);
+  BOOST_TEST(exact::enclosure_sign(q, Q(3, 2), 2) == 1);
+  BOOST_TEST(exact::enclosure_sign(q, 1, Q(3, 2)) == 0);
+  BOOST_TEST(exact::enclosure_sign(p, Q(3, 2), Q(5, 3)) == 1);  // 3/2 ≤ x ≤ 5/3: x² ≥ 9/4
+  BOOST_TEST(exact::enclosure_sign(p, Q(4, 3), Q(3, 2)) == 0);  // contains sqrt2 ≈ 1.414
+}
+
+// Exact signs at rational points where intervals of doubles cannot decide: a zero at a dyadic
+// point (integer evaluation), next to it at 2^-80, and the same at a non-dyadic point.
+BOOST_AUTO_TEST_CASE(exact_signs_at_dyadic_and_other_points) {
+  const Polynomial p = poly({3, -14, 8});  // (4x − 1)(2x − 3)
+  auto sign_at_rational = [](const Polynomial& g, const Q& x) {
+    Algebraic a = Algebraic::rational(x);
+    return exact::sign_at(g, a);
+  };
+  BOOST_TEST(sign_at_rational(p, Q(1, 4)) == 0);
+  BOOST_TEST(sign_at_rational(p, Q(3, 2)) == 0);
+  Q eps = 1;
+  mpq_div_2exp(eps.get_mpq_t(), eps.get_mpq_t(), 80);
+  BOOST_TEST(sign_at_rational(p, Q(1, 4) + eps) == -1);  // 4x − 1 > 0 > 2x − 3
+  BOOST_TEST(sign_at_rational(p, Q(1, 4) - eps) == 1);
+  const Polynomial r = poly({1, -3});  // 1 − 3x
+  BOOST_TEST(sign_at_rational(r, Q(1, 3)) == 0);
+  BOOST_TEST(sign_at_rational(r, Q(1, 3) + eps) == -1);
 }
 
 BOOST_AUTO_TEST_CASE(roots_rounded_outward_bracket_the_value) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace contactbench::reference::exact {
@@ -49,9 +50,34 @@ int interval_sign(const Polynomial& g, const mpq_class& lo, const mpq_class& hi)
   return 0;
 }
 
-// The exact sign of p(x): interval arithmetic when it decides, else rationals.
+// Integer coefficients (every denominator 1).
+bool integer_coefficients(const Polynomial& g) {
+  for (const auto& c : g.c)
+    if (mpz_cmp_ui(c.get_den_mpz_t(), 1) != 0) return false;
+  return true;
+}
+
+// The sign of p(x) for integer coefficients and a dyadic x = X/2^k, in integers: the sign of
+// 2^(kn) p(x) = Σ p_i X^i 2^(k(n−i)) (Horner), no fractions; empty for other p or x.
+std::optional<int> integer_value_sign(const Polynomial& p, const mpq_class& x) {
+  const mpz_srcptr den = x.get_den_mpz_t();
+  if (mpz_popcount(den) != 1 || !integer_coefficients(p)) return std::nullopt;
+  const auto k = mpz_scan1(den, 0);
+  const int n = p.degree();
+  mpz_class r = p.c[n].get_num(), term;
+  for (int i = n - 1; i >= 0; --i) {
+    r *= x.get_num();
+    mpz_mul_2exp(term.get_mpz_t(), p.c[i].get_num_mpz_t(), k * (n - i));
+    r += term;
+  }
+  return sgn(r);
+}
+
+// The exact sign of p(x): interval arithmetic when it decides, else integers or rationals.
 int value_sign(const Polynomial& p, const mpq_class& x) {
   if (const int s = interval_sign(p, x, x)) return s;
+  if (p.is_zero()) return 0;
+  if (const auto s = integer_value_sign(p, x)) return *s;
   return sgn(p(x));
 }
 
@@ -290,7 +316,46 @@ std::vector<Algebraic> real_roots(const Polynomial& f, const mpq_class& lo, cons
   return out;
 }
 
+namespace {
+// enclosure_sign's test in integers, when g's coefficients are integers and lo, hi are dyadic
+// (the CCD's polynomials, whose inputs it scales to integers, at bisection points of [0, 1]):
+// with lo = A/2^k, hi = B/2^k (k above both ends' exponents, so A, B are even), m = M/2^k and
+// r = R/2^k for M = (A + B)/2, R = (B − A)/2, and P(z) = Σ g_i 2^(k(n−i)) z^i, P(M + R s) =
+// 2^(kn) g(m + r s): its Taylor coefficients at M times R^j are those of g at m times r^j,
+// times the positive 2^(kn), so the comparison decides the same. No fraction is formed: no
+// gcds. Empty when g or the ends are not of that form.
+std::optional<int> integer_enclosure_sign(const Polynomial& g, const mpq_class& lo, const mpq_class& hi) {
+  if (!integer_coefficients(g)) return std::nullopt;
+  const mpz_srcptr dl = lo.get_den_mpz_t(), dh = hi.get_den_mpz_t();
+  if (mpz_popcount(dl) != 1 || mpz_popcount(dh) != 1) return std::nullopt;
+  const auto a = mpz_scan1(dl, 0), b = mpz_scan1(dh, 0), k = std::max(a, b) + 1;
+  mpz_class lo_k, hi_k, m, r;
+  mpz_mul_2exp(lo_k.get_mpz_t(), lo.get_num_mpz_t(), k - a);
+  mpz_mul_2exp(hi_k.get_mpz_t(), hi.get_num_mpz_t(), k - b);
+  mpz_add(m.get_mpz_t(), lo_k.get_mpz_t(), hi_k.get_mpz_t());
+  mpz_fdiv_q_2exp(m.get_mpz_t(), m.get_mpz_t(), 1);  // exact: both even
+  mpz_sub(r.get_mpz_t(), hi_k.get_mpz_t(), lo_k.get_mpz_t());
+  mpz_fdiv_q_2exp(r.get_mpz_t(), r.get_mpz_t(), 1);
+  const int n = g.degree();
+  std::vector<mpz_class> t(n + 1);
+  for (int i = 0; i <= n; ++i) mpz_mul_2exp(t[i].get_mpz_t(), g.c[i].get_num_mpz_t(), k * (n - i));
+  for (int j = 0; j <= n; ++j)
+    for (int i = n - 1; i >= j; --i) mpz_addmul(t[i].get_mpz_t(), m.get_mpz_t(), t[i + 1].get_mpz_t());
+  mpz_class bound = 0, rj = 1, prod;
+  for (int j = 1; j <= n; ++j) {
+    mpz_mul(rj.get_mpz_t(), rj.get_mpz_t(), r.get_mpz_t());
+    mpz_mul(prod.get_mpz_t(), t[j].get_mpz_t(), rj.get_mpz_t());
+    mpz_abs(prod.get_mpz_t(), prod.get_mpz_t());
+    bound += prod;
+  }
+  if (t[0] > bound) return 1;
+  if (t[0] < -bound) return -1;
+  return 0;
+}
+}  // namespace
+
 int enclosure_sign(const Polynomial& g, const mpq_class& lo, const mpq_class& hi) {
+  if (const auto s = integer_enclosure_sign(g, lo, hi)) return *s;
   const mpq_class m = (lo + hi) / 2, r = (hi - lo) / 2;
   // Taylor coefficients at m by repeated synthetic division.
   std::vector<mpq_class> t = g.c;
