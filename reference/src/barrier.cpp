@@ -53,12 +53,6 @@ double unscaled(const Bounded& x, int k) {
   return std::abs(y) >= 0x1p-1022 && std::isfinite(y) ? y : std::nan("");
 }
 
-// The binary exponent of a positive finite double: from its bits when normal (no libm call).
-int exponent(double x) {
-  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
-  return e != 0 ? e - 1023 : std::ilogb(x);
-}
-
 // The filtered stage for an active query (0 < d < d̂): the same three terms in double-double
 // with a running bound, each kept when its enclosure rounds to one double; false sends the
 // query to the next stage. ln s is transcendental (the exact path's MPFR Ziv loop); here
@@ -69,7 +63,7 @@ template <Bounded (*log_ratio)(double, double)>
 bool barrier_filtered(const cases::BarrierQuery& q, cases::BarrierResult& r) {
   if (!(std::isfinite(q.dhat) && std::isfinite(q.kappa) && std::isfinite(q.area) && q.kappa > 0 && q.area > 0))
     return false;
-  const int a = -exponent(q.area), b = -exponent(q.kappa), c = -exponent(q.dhat);
+  const int a = -dd::exponent(q.area), b = -dd::exponent(q.kappa), c = -dd::exponent(q.dhat);
   const double area = dd::scale2(q.area, a), kappa = dd::scale2(q.kappa, b);
   const double d = dd::scale2(q.d, c), dhat = dd::scale2(q.dhat, c);
   if (dd::scale2(d, -c) != q.d || dd::scale2(area, -a) != q.area || dd::scale2(kappa, -b) != q.kappa)

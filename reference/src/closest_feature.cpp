@@ -239,13 +239,6 @@ BoundedT<F> enclosed_max(const BoundedT<F>& a, const BoundedT<F>& b) {
   return m;
 }
 
-// floor(log2 |x|) of a finite nonzero x: from the exponent bits (std::ilogb is a libm call;
-// this runs for every output), std::ilogb for subnormals.
-int binary_exponent(double x) {
-  const int field = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
-  return field != 0 ? field - 1023 : std::ilogb(x);
-}
-
 // The nearest double (ties to even, IEEE: overflow to ±inf, gradual underflow to
 // subnormals and ±0) to x·2^-k, x an enclosure on the scaled query, when every value of the
 // enclosure [v − 2err, v + 2err] (v = hi + lo) rounds to that one double; NaN otherwise.
@@ -264,7 +257,7 @@ template <bool F>
 double unscaled(const BoundedT<F>& x, int k) {
   if (dd::exact_zero(x)) return 0;
   if (!std::isfinite(x.hi) || !std::isfinite(x.err) || x.hi == 0) return std::nan("");
-  if (binary_exponent(x.hi) - k >= -1020) {
+  if (dd::exponent(x.hi) - k >= -1020) {
     const double y = dd::scale2(dd::certain_double(x), -k);
     return std::isnan(y) || std::abs(y) >= 0x1p-1022 ? y : std::nan("");
   }

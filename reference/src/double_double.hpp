@@ -231,7 +231,8 @@ template <bool F>
   return std::ldexp(x, k);
 }
 
-// The binary exponent of a finite nonzero x (std::ilogb without the libm call for normals).
+// floor(log2 |x|) of a finite nonzero x: from the exponent bits for normals (std::ilogb is
+// a libm call; this runs per output and per comparison), std::ilogb for subnormals.
 [[gnu::always_inline]] inline int exponent(double x) {
   const int biased = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
   return biased != 0 ? biased - 1023 : std::ilogb(x);
