@@ -87,6 +87,18 @@ BOOST_AUTO_TEST_CASE(far_magnitudes_and_exact_ties) {
     BOOST_TEST(r.alpha == ground_ccd_exact(q).alpha);
     BOOST_TEST(r.alpha < 0.9);  // 9/10 · (1 + 2^-52)/(1 + 2^-51) < 9/10
   }
+  // Near ties between nodes whose gaps y − y_g are not doubles (a ground at −2^-60, −2^-120):
+  // c_0 = 9/10 (1 + 2^-g), c_1 = 9/10 (1 + 2^-(g+1)): node 1 binds, alpha rounds to 0.9, and the
+  // gap (1 + 2^-g)/(1 + 2^-(g+1)) − 1, just below 2^-(g+1), rounds up to 2^-(g+1). The
+  // candidates' doubles are equal (0.9), so the filter's double stage on the exact products
+  // decides the order: its bound scales with the low-order terms, so even the gap 2^-121.
+  for (const int g : {60, 120}) {
+    const GroundCcdQuery q{-std::ldexp(1.0, -g), V{1, 2}, V{-1, -2}};
+    const auto r = ground_ccd(q);
+    BOOST_TEST(r.binding == 1);
+    BOOST_TEST(r.alpha == 0.9);
+    BOOST_TEST(r.margin == std::ldexp(1.0, -(g + 1)));
+  }
   // A candidate 9/10 · 2^-993 with the cap as runner-up: alpha is 0.9 · 2^-993 (a power of two
   // times the double nearest 9/10), margin 10/9 · 2^993 − 1 rounded up.
   const GroundCcdQuery far{0, V{0x1p-6}, V{-0x1p987}};
