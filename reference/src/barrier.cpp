@@ -3,9 +3,7 @@
 #include "reference/src/cgal.hpp"
 #include "reference/src/double_double.hpp"
 
-#include <bit>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <stdexcept>
 

@@ -37,8 +37,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -54,35 +52,14 @@ using Q = mpq_class;
 // Vectors of polynomials: the linear motion of a point and everything built from it.
 using PVec = exact::Vector3<Polynomial>;
 
-// The motion from x0 to x1 with every coordinate times 2^scale (exact: mpq from double).
-PVec motion(const cases::Vec3& x0, const cases::Vec3& x1, unsigned scale) {
+// The motion from x0 to x1: integer coordinates (exact::to_integers scales the whole query by
+// one power of two; every sign and every root in t the exact path computes is unchanged by a
+// common positive scale of space), so the polynomials built from them (the motions, crosses
+// and dots) have integer coefficients, which GMP adds and multiplies without fraction gcds.
+PVec motion(const exact::Vector3<mpz_class>& x0, const exact::Vector3<mpz_class>& x1) {
   PVec r;
-  for (int k = 0; k < 3; ++k) {
-    Q a(x0[k]), b(x1[k]);
-    mpq_mul_2exp(a.get_mpq_t(), a.get_mpq_t(), scale);
-    mpq_mul_2exp(b.get_mpq_t(), b.get_mpq_t(), scale);
-    r[k] = Polynomial({a, b - a});
-  }
+  for (int k = 0; k < 3; ++k) r[k] = Polynomial({Q(x0[k]), Q(x1[k] - x0[k])});
   return r;
-}
-
-// The least s >= 0 such that every coordinate of q times 2^s is an integer. Every sign and
-// root in t the exact path computes is unchanged by a common positive scale of space, and
-// with integer coordinates the polynomials built from them (differences, products: the
-// motions, crosses and dots) have integer coefficients, which GMP adds and multiplies
-// without the gcds of fractions.
-unsigned integer_scale(const cases::CcdQuery& q) {
-  int s = 0;
-  for (const auto& x : q.x)
-    for (const double v : x) {
-      if (v == 0) continue;
-      const auto bits = std::bit_cast<std::uint64_t>(v);
-      const int biased = static_cast<int>((bits >> 52) & 0x7ff);
-      const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (biased ? std::uint64_t{1} << 52 : 0);
-      const int lowest = (biased ? biased - 1075 : -1074) + std::countr_zero(mantissa);  // v = odd · 2^lowest
-      s = std::max(s, -lowest);
-    }
-  return static_cast<unsigned>(s);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1017,9 +994,11 @@ cases::CcdResult ccd_exact(const cases::CcdQuery& q) {
   if (q.kind == cases::CcdKind::vertex_face &&
       boxes_disjoint({&x[0], &x[4]}, {&x[1], &x[2], &x[3], &x[5], &x[6], &x[7]}))
     return res;
+  std::array<const cases::Vec3*, 8> points;
+  for (int i = 0; i < 8; ++i) points[i] = &x[i];
+  const auto xi = exact::to_integers<8>(points).v;
   std::array<PVec, 4> m;
-  const unsigned scale = integer_scale(q);
-  for (int i = 0; i < 4; ++i) m[i] = motion(x[i], x[i + 4], scale);
+  for (int i = 0; i < 4; ++i) m[i] = motion(xi[i], xi[i + 4]);
   std::optional<Algebraic> t;
   if (q.kind == cases::CcdKind::vertex_face) {
     const VertexFace vf(m[0], m[1], m[2], m[3]);

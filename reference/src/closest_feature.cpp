@@ -17,9 +17,7 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
-#include <cstdint>
 #include <optional>
 #include <stdexcept>
 

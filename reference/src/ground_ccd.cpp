@@ -79,9 +79,7 @@ ScaledPair scaled_pair(const cases::GroundCcdQuery& q, int i, int j) {
 std::optional<Bounded> difference_numerator(const ScaledPair& s, int i, int j) {
   if (!s.ok) return std::nullopt;
   std::array<double, 8> t{};
-  auto put = [&](int at, double x, double y) {  // a zero factor (a low part, often) costs nothing
-    return x == 0 || dd::exact_product(x, y, t[at], t[at + 1]);
-  };
+  auto put = [&](int at, double x, double y) { return dd::exact_product(x, y, t[at], t[at + 1]); };
   bool ok;
   if (i >= 0 && j >= 0)
     ok = put(0, s.a[0][0], s.p[1]) && put(2, s.a[0][1], s.p[1]) && put(4, -s.a[1][0], s.p[0]) &&

@@ -57,12 +57,19 @@ bool integer_coefficients(const Polynomial& g) {
   return true;
 }
 
+// x = X/2^k (a dyadic rational, X its numerator): true and k, else false.
+bool dyadic(const mpq_class& x, mp_bitcnt_t& k) {
+  const mpz_srcptr den = x.get_den_mpz_t();
+  if (mpz_popcount(den) != 1) return false;
+  k = mpz_scan1(den, 0);
+  return true;
+}
+
 // The sign of p(x) for integer coefficients and a dyadic x = X/2^k, in integers: the sign of
 // 2^(kn) p(x) = Σ p_i X^i 2^(k(n−i)) (Horner), no fractions; empty for other p or x.
 std::optional<int> integer_value_sign(const Polynomial& p, const mpq_class& x) {
-  const mpz_srcptr den = x.get_den_mpz_t();
-  if (mpz_popcount(den) != 1 || !integer_coefficients(p)) return std::nullopt;
-  const auto k = mpz_scan1(den, 0);
+  mp_bitcnt_t k;
+  if (!dyadic(x, k) || !integer_coefficients(p)) return std::nullopt;
   const int n = p.degree();
   mpz_class r = p.c[n].get_num(), term;
   for (int i = n - 1; i >= 0; --i) {
@@ -325,10 +332,9 @@ namespace {
 // times the positive 2^(kn), so the comparison decides the same. No fraction is formed: no
 // gcds. Empty when g or the ends are not of that form.
 std::optional<int> integer_enclosure_sign(const Polynomial& g, const mpq_class& lo, const mpq_class& hi) {
-  if (!integer_coefficients(g)) return std::nullopt;
-  const mpz_srcptr dl = lo.get_den_mpz_t(), dh = hi.get_den_mpz_t();
-  if (mpz_popcount(dl) != 1 || mpz_popcount(dh) != 1) return std::nullopt;
-  const auto a = mpz_scan1(dl, 0), b = mpz_scan1(dh, 0), k = std::max(a, b) + 1;
+  mp_bitcnt_t a, b;
+  if (!dyadic(lo, a) || !dyadic(hi, b) || !integer_coefficients(g)) return std::nullopt;
+  const mp_bitcnt_t k = std::max(a, b) + 1;
   mpz_class lo_k, hi_k, m, r;
   mpz_mul_2exp(lo_k.get_mpz_t(), lo.get_num_mpz_t(), k - a);
   mpz_mul_2exp(hi_k.get_mpz_t(), hi.get_num_mpz_t(), k - b);
