@@ -1,3 +1,4 @@
+#ifndef CONTACTBENCH_CCD_PASS
 #include "fast/ccd.hpp"
 
 #include "fast/error_free.hpp"
@@ -8,10 +9,123 @@
 #include <cstdint>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// The search is compiled more than once from this one file: the part after #else below is
+// included here as `baseline` (the target's own instructions: SSE2 on x86-64) and, with GCC
+// on x86-64, again under #pragma GCC target as `avx2` (AVX2 + FMA) and `avx512`
+// (AVX-512F/DQ/VL), chosen per call by what the CPU has (ccd_planted below). Each pass has
+// its own namespace and its own lane width (CONTACTBENCH_CCD_WIDTH: doubles per register of
+// the lanes, see V8). The arithmetic is the same in every pass: lane operations are IEEE
+// operations per lane, two_prod is an exact FMA either way (a libm call in the baseline pass),
+// and this source is compiled with -fno-tree-slp-vectorize (CMakeLists.txt), because GCC 12's
+// SLP vectorizer fuses a*b + c into vfmaddsub under -ffp-contract=off once FMA is enabled,
+// which changed answers (measured: 261 of 3,902 generated queries with -mfma). The passes
+// give the same answers bit for bit (test ccd/fast/instruction_sets_agree).
+#define CONTACTBENCH_CCD_PASS baseline
+#define CONTACTBENCH_CCD_WIDTH 2
+#include "fast/ccd.cpp"
+#undef CONTACTBENCH_CCD_PASS
+#undef CONTACTBENCH_CCD_WIDTH
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CONTACTBENCH_CCD_CLONES 1
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#define CONTACTBENCH_CCD_PASS avx2
+#define CONTACTBENCH_CCD_WIDTH 4
+#include "fast/ccd.cpp"
+#undef CONTACTBENCH_CCD_PASS
+#undef CONTACTBENCH_CCD_WIDTH
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
+#define CONTACTBENCH_CCD_PASS avx512
+#define CONTACTBENCH_CCD_WIDTH 8
+#include "fast/ccd.cpp"
+#undef CONTACTBENCH_CCD_PASS
+#undef CONTACTBENCH_CCD_WIDTH
+#pragma GCC pop_options
+#endif
 
 namespace contactbench::fast {
+
+cases::CcdResult ccd(const cases::CcdQuery& q) { return ccd(q, nullptr); }
+
+cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) { return ccd_planted(q, CcdFault::none, trace); }
+
+bool ccd_in_domain(const cases::CcdQuery& q) {
+  for (const auto& v : q.x)
+    if (!(v.cwiseAbs().maxCoeff() <= 0x1p200)) return false;  // NaN fails too
+  return cases::ccd_scale(q) >= 0x1p-200;
+}
+
+using CcdImpl = cases::CcdResult (*)(const cases::CcdQuery&, CcdFault, CcdTrace*);
+CcdImpl ccd_impl(CcdIsa isa) {
+#ifdef CONTACTBENCH_CCD_CLONES
+  if (isa == CcdIsa::avx512) return avx512::ccd_planted;
+  if (isa == CcdIsa::avx2) return avx2::ccd_planted;
+#endif
+  (void)isa;
+  return baseline::ccd_planted;
+}
+
+CcdIsa ccd_best_isa() {
+#ifdef CONTACTBENCH_CCD_CLONES
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return CcdIsa::avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CcdIsa::avx2;
+#endif
+  return CcdIsa::baseline;
+}
+
+bool ccd_isa_available(CcdIsa isa) {
+  switch (isa) {
+    case CcdIsa::baseline: return true;
+    case CcdIsa::avx2: return ccd_best_isa() != CcdIsa::baseline;
+    case CcdIsa::avx512: return ccd_best_isa() == CcdIsa::avx512;
+  }
+  return false;
+}
+
+cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace) {
+  static const CcdImpl impl = ccd_impl(ccd_best_isa());
+  return impl(q, fault, trace);
+}
+
+cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace, CcdIsa isa) {
+  if (!ccd_isa_available(isa)) throw std::invalid_argument("fast::ccd_planted: instruction set not available");
+  return ccd_impl(isa)(q, fault, trace);
+}
+
+double ccd_separation_bound_at(const cases::CcdQuery& q, double t) {
+  const cases::Vec3 p0 = q.at(0, t), p1 = q.at(1, t), p2 = q.at(2, t), p3 = q.at(3, t);
+  double width;
+  if (q.kind == cases::CcdKind::vertex_face) {
+    const double longest = std::max({(p2 - p1).norm(), (p3 - p2).norm(), (p1 - p3).norm()});
+    width = longest > 0 ? (p2 - p1).cross(p3 - p1).norm() / longest : 0;
+  } else {
+    const cases::Vec3 ea = p1 - p0, eb = p3 - p2;
+    const double longest = std::max(ea.norm(), eb.norm());
+    width = longest > 0 ? ea.cross(eb).norm() / longest : 0;
+  }
+  const double kappa = width > 0 ? cases::ccd_scale(q) / width : 0x1p16;
+  return 0x1p-38 * std::clamp(kappa, 4.0, 0x1p16);
+}
+
+}  // namespace contactbench::fast
+
+#else  // CONTACTBENCH_CCD_PASS: the search, once per instruction set
+// Vectors wider than the baseline's registers pass by value only inside this file (every
+// function here is internal): GCC's note that their ABI differs does not apply.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+namespace contactbench::fast::CONTACTBENCH_CCD_PASS {
 namespace {
 
 constexpr double u = 0x1p-53;             // unit roundoff of double
@@ -20,6 +134,71 @@ constexpr double round_up = 1 + 0x1p-50;  // makes a bound computed in round-to-
 // 2^-k for 0 <= k <= 1022 (interval widths; k <= 100 here), built from its exponent bits:
 // the same double as std::ldexp(1.0, -k), without a libm call per search node.
 inline double pow2_neg(int k) { return std::bit_cast<double>(std::uint64_t(1023 - k) << 52); }
+
+// Eight lanes of doubles, as four SSE2 registers of two (GCC's vector extension). The conditions g_j and the pair
+// quadratics are held as lanes, coefficient k of every polynomial side by side, so de
+// Casteljau and the sign tests treat all of them at once. Each lane runs exactly the scalar
+// IEEE operations of DoubleTraits / DDTraits below in the same order (no fused or reordered
+// arithmetic), so coefficients, bounds and decisions are bit for bit those of one
+// polynomial at a time.
+constexpr int nlanes = 8;
+constexpr int vw = CONTACTBENCH_CCD_WIDTH;  // doubles per register (of this pass)
+// The alignment is explicit: without -mavx, GCC caps a vector type's alignment at 16 bytes,
+// while the code compiled under #pragma GCC target("avx2") assumes 32 (aligned loads).
+using V2 = double __attribute__((vector_size(8 * vw), aligned(8 * vw)));        // one register
+using M2 = std::int64_t __attribute__((vector_size(8 * vw), aligned(8 * vw)));  // comparisons: 0 or -1 per lane
+constexpr int nreg = nlanes / vw;
+struct V8 {
+  V2 p[nreg];
+  double operator[](int j) const { return p[j / vw][j % vw]; }
+  double& operator[](int j) { return p[j / vw][j % vw]; }
+};
+struct M8 {
+  M2 p[nreg];
+};
+// Lane-wise operations, each the scalar operation on every lane.
+template <class R, class A, class B, class F>
+[[gnu::always_inline]] inline R lanewise(const A& a, const B& b, F f) {
+  R r;
+  for (int i = 0; i < nreg; ++i) r.p[i] = f(a.p[i], b.p[i]);
+  return r;
+}
+[[gnu::always_inline]] inline V8 operator+(const V8& a, const V8& b) { return lanewise<V8>(a, b, [](V2 x, V2 y) { return x + y; }); }
+[[gnu::always_inline]] inline V8 operator-(const V8& a, const V8& b) { return lanewise<V8>(a, b, [](V2 x, V2 y) { return x - y; }); }
+[[gnu::always_inline]] inline V8 operator*(const V8& a, double k) { return lanewise<V8>(a, a, [k](V2 x, V2) { return x * k; }); }
+[[gnu::always_inline]] inline V8 operator*(double k, const V8& a) { return lanewise<V8>(a, a, [k](V2 x, V2) { return k * x; }); }
+[[gnu::always_inline]] inline V8 operator+(const V8& a, double k) { return lanewise<V8>(a, a, [k](V2 x, V2) { return x + k; }); }
+[[gnu::always_inline]] inline V8 operator-(const V8& a) { return lanewise<V8>(a, a, [](V2 x, V2) { return -x; }); }
+[[gnu::always_inline]] inline V8& operator+=(V8& a, const V8& b) { return a = a + b; }
+[[gnu::always_inline]] inline M8 operator<(const V8& a, const V8& b) { return lanewise<M8>(a, b, [](V2 x, V2 y) { return x < y; }); }
+[[gnu::always_inline]] inline M8 operator>(const V8& a, const V8& b) { return lanewise<M8>(a, b, [](V2 x, V2 y) { return x > y; }); }
+[[gnu::always_inline]] inline M8 operator<(const V8& a, double k) { return lanewise<M8>(a, a, [k](V2 x, V2) { return x < k; }); }
+[[gnu::always_inline]] inline M8 operator>(const V8& a, double k) { return lanewise<M8>(a, a, [k](V2 x, V2) { return x > k; }); }
+[[gnu::always_inline]] inline M8 operator&(const M8& a, const M8& b) { return lanewise<M8>(a, b, [](M2 x, M2 y) { return x & y; }); }
+[[gnu::always_inline]] inline M8 operator|(const M8& a, const M8& b) { return lanewise<M8>(a, b, [](M2 x, M2 y) { return x | y; }); }
+[[gnu::always_inline]] inline M8& operator&=(M8& a, const M8& b) { return a = a & b; }
+// std::abs and std::max(a, b) = (a < b ? b : a) per lane.
+[[gnu::always_inline]] inline V8 vabs(const V8& a) {
+  return lanewise<V8>(a, a, [](V2 x, V2) { return (V2)((M2)x & 0x7fffffffffffffffLL); });
+}
+[[gnu::always_inline]] inline V8 vmax(const V8& a, const V8& b) {
+  return lanewise<V8>(a, b, [](V2 x, V2 y) { return x < y ? y : x; });
+}
+inline unsigned bits(const M8& m) {  // lane l true -> bit l
+#if CONTACTBENCH_CCD_WIDTH == 8
+  return _mm512_movepi64_mask((__m512i)m.p[0]);
+#elif CONTACTBENCH_CCD_WIDTH == 4
+  return unsigned(_mm256_movemask_pd((__m256d)m.p[0])) | unsigned(_mm256_movemask_pd((__m256d)m.p[1])) << 4;
+#elif defined(__SSE2__)
+  unsigned r = 0;
+  for (int i = 0; i < nreg; ++i) r |= unsigned(_mm_movemask_pd((__m128d)m.p[i])) << (2 * i);
+  return r;
+#else
+  unsigned r = 0;
+  for (int l = 0; l < nlanes; ++l) r |= unsigned(m.p[l / vw][l % vw] & 1) << l;
+  return r;
+#endif
+}
 
 // ---------------------------------------------------------------------------------------
 // Double-double numbers (unevaluated sums hi + lo) for the second stage. Algorithms and
@@ -61,6 +240,25 @@ inline DD operator*(DD a, DD b) {
   p.lo += a.hi * b.lo + a.lo * b.hi;
   return fast_two_sum(p.hi, p.lo);
 }
+// Double-double sums of eight lanes, operation for operation operator+ above.
+inline void two_sum(V8 a, V8 b, V8& hi, V8& lo) {
+  hi = a + b;
+  const V8 bv = hi - a, av = hi - bv;
+  lo = (a - av) + (b - bv);
+}
+inline void fast_two_sum(V8 a, V8 b, V8& hi, V8& lo) {
+  hi = a + b;
+  lo = b - (hi - a);
+}
+inline void add(V8 ah, V8 al, V8 bh, V8 bl, V8& hi, V8& lo) {
+  V8 sh, sl, th, tl;
+  two_sum(ah, bh, sh, sl);
+  two_sum(al, bl, th, tl);
+  sl += th;
+  fast_two_sum(sh, sl, sh, sl);
+  sl += tl;
+  fast_two_sum(sh, sl, hi, lo);
+}
 // 1/k to double-double accuracy (|error| <= u^2 relative).
 inline DD inverse(double k) {
   const double h = 1.0 / k;
@@ -84,6 +282,16 @@ struct DoubleTraits {
   static S scale(S a, double k) { return a * k; }
   static bool above(S a, double e) { return a > e; }
   static bool below(S a, double e) { return a < -e; }
+  // The same on lanes.
+  struct Lanes {
+    V8 v;
+    S get(int j) const { return v[j]; }
+    void set(int j, S x) { v[j] = x; }
+  };
+  static Lanes half_sum(const Lanes& a, const Lanes& b) { return {(a.v + b.v) * 0.5}; }
+  static V8 mag(const Lanes& a) { return vabs(a.v); }
+  static M8 above(const Lanes& a, V8 e) { return a.v > e; }
+  static M8 below(const Lanes& a, V8 e) { return a.v < -e; }
 };
 struct DDTraits {
   using S = DD;
@@ -108,6 +316,20 @@ struct DDTraits {
   // value = hi + lo with |lo| <= u |hi|: hi (1 - 2u) bounds |value| from below.
   static bool above(S a, double e) { return a.hi > 0 && a.hi * (1 - 0x1p-51) > e * round_up; }
   static bool below(S a, double e) { return a.hi < 0 && -a.hi * (1 - 0x1p-51) > e * round_up; }
+  // The same on lanes (high and low parts in separate vectors).
+  struct Lanes {
+    V8 hi, lo;
+    S get(int j) const { return {hi[j], lo[j]}; }
+    void set(int j, S x) { hi[j] = x.hi, lo[j] = x.lo; }
+  };
+  static Lanes half_sum(const Lanes& a, const Lanes& b) {
+    Lanes s;
+    add(a.hi, a.lo, b.hi, b.lo, s.hi, s.lo);
+    return {s.hi * 0.5, s.lo * 0.5};
+  }
+  static V8 mag(const Lanes& a) { return vabs(a.hi) * (1 + 0x1p-50); }
+  static M8 above(const Lanes& a, V8 e) { return (a.hi > 0) & (a.hi * (1 - 0x1p-51) > e * round_up); }
+  static M8 below(const Lanes& a, V8 e) { return (a.hi < 0) & (-a.hi * (1 - 0x1p-51) > e * round_up); }
 };
 
 // A value and its absolute-value twin: the same expression tree evaluated on |inputs| with
@@ -125,6 +347,7 @@ template <class T> VM<T> scale(VM<T> a, double k) { return {T::scale(a.v, k), a.
 template <class T>
 struct V3 {
   VM<T> x, y, z;
+  VM<T> at(int k) const { return k == 0 ? x : (k == 1 ? y : z); }
 };
 template <class T> V3<T> operator+(const V3<T>& a, const V3<T>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
 template <class T> V3<T> operator-(const V3<T>& a, const V3<T>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
@@ -146,6 +369,90 @@ V3<T> diff(const cases::Vec3& a, const cases::Vec3& b) {
   return r;
 }
 
+// ---------------------------------------------------------------------------------------
+// Double-double vectors with the three components as lanes x, y, z of four (the fourth 0),
+// for the double-double stage's span evaluations (most of its time): a difference, sum,
+// cross or dot product is one lane operation instead of three. Every lane runs the scalar
+// double-double operations above in the same order (the products' error terms by an exact
+// FMA per lane), so the values and magnitudes are those of the generic V3 bit for bit. Only
+// in the passes with AVX2 and FMA (the baseline keeps the generic V3: its lanes would need a
+// libm fma call per lane, measured 1.6x slower than the scalar code).
+using V4 = double __attribute__((vector_size(32), aligned(32)));
+using M4 = std::int64_t __attribute__((vector_size(32), aligned(32)));
+inline V4 vmin(V4 a, V4 b) { return b < a ? b : a; }  // std::min(a, b) per lane
+inline V4 vmax(V4 a, V4 b) { return a < b ? b : a; }  // std::max(a, b) per lane
+#if CONTACTBENCH_CCD_WIDTH >= 4
+// fma(a, b, -p) per lane: exact for the error term of p = a·b (as fast::two_prod).
+inline V4 fms(V4 a, V4 b, V4 p) { return (V4)_mm256_fmsub_pd((__m256d)a, (__m256d)b, (__m256d)p); }
+inline void two_sum(V4 a, V4 b, V4& hi, V4& lo) {
+  hi = a + b;
+  const V4 bv = hi - a, av = hi - bv;
+  lo = (a - av) + (b - bv);
+}
+inline void fast_two_sum(V4 a, V4 b, V4& hi, V4& lo) {
+  hi = a + b;
+  lo = b - (hi - a);
+}
+struct DD4 {
+  V4 hi, lo;
+};
+inline DD4 operator+(const DD4& a, const DD4& b) {  // as operator+(DD, DD)
+  V4 sh, sl, th, tl;
+  two_sum(a.hi, b.hi, sh, sl);
+  two_sum(a.lo, b.lo, th, tl);
+  sl += th;
+  fast_two_sum(sh, sl, sh, sl);
+  sl += tl;
+  DD4 r;
+  fast_two_sum(sh, sl, r.hi, r.lo);
+  return r;
+}
+inline DD4 operator-(const DD4& a) { return {-a.hi, -a.lo}; }
+inline DD4 operator*(const DD4& a, const DD4& b) {  // as operator*(DD, DD)
+  const V4 p = a.hi * b.hi;
+  V4 e = fms(a.hi, b.hi, p);
+  e += a.hi * b.lo + a.lo * b.hi;
+  DD4 r;
+  fast_two_sum(p, e, r.hi, r.lo);
+  return r;
+}
+inline DD4 splat(DD a) { return {V4{} + a.hi, V4{} + a.lo}; }
+inline V4 vabs(V4 x) { return (V4)((M4)x & 0x7fffffffffffffffLL); }
+template <>
+struct V3<DDTraits> {
+  DD4 v;
+  V4 m;
+  VM<DDTraits> at(int k) const { return {{v.hi[k], v.lo[k]}, m[k]}; }
+};
+using V3D = V3<DDTraits>;
+inline V3D operator+(const V3D& a, const V3D& b) { return {a.v + b.v, a.m + b.m}; }
+inline V3D operator-(const V3D& a, const V3D& b) { return {a.v + -b.v, a.m + b.m}; }
+inline V3D scale(const V3D& a, double k) {
+  if (k != 0.5) __builtin_unreachable();  // the only factor V3s are scaled by (cross of Lins)
+  return {{a.v.hi * 0.5, a.v.lo * 0.5}, a.m * k};
+}
+inline V3D permute(const V3D& a, M4 order) {
+  return {{__builtin_shuffle(a.v.hi, order), __builtin_shuffle(a.v.lo, order)}, __builtin_shuffle(a.m, order)};
+}
+inline V3D cross(const V3D& a, const V3D& b) {
+  constexpr M4 yzx{1, 2, 0, 3}, zxy{2, 0, 1, 3};
+  const V3D a1 = permute(a, yzx), b1 = permute(b, zxy), a2 = permute(a, zxy), b2 = permute(b, yzx);
+  return {a1.v * b1.v + -(a2.v * b2.v), a1.m * b1.m + a2.m * b2.m};
+}
+inline VM<DDTraits> dot(const V3D& a, const V3D& b) {
+  const V3D p{a.v * b.v, a.m * b.m};
+  return p.at(0) + p.at(1) + p.at(2);
+}
+// The exact differences a - b of the three coordinates (TwoSum), and their magnitudes.
+inline DD4 diff4(const cases::Vec3& a, const cases::Vec3& b) {
+  const V4 x{a[0], a[1], a[2], 0}, y{b[0], b[1], b[2], 0};
+  DD4 d;
+  two_sum(x, -y, d.hi, d.lo);
+  return d;
+}
+inline V4 mag(const DD4& d) { return vabs(d.hi) * (1 + 0x1p-50); }
+#endif
+
 // A linear vector function of t (Bernstein coefficients at t = 0 and t = 1), and quadratic
 // ones (cross products of two linear ones).
 template <class T> using Lin = std::array<V3<T>, 2>;
@@ -154,6 +461,9 @@ template <class T> using Quad = std::array<V3<T>, 3>;
 // numbers: the double-double stage places spans closer than a double's spacing).
 struct Span {
   DD ta{0, 0}, tb{1, 0};
+  DD sa = DD{1, 0} - ta, sb = DD{1, 0} - tb;  // 1 - t at both ends, once per span
+  Span() = default;
+  Span(DD a, DD b) : ta(a), tb(b) {}
   bool whole() const { return ta.hi == 0 && ta.lo == 0 && tb.hi == 1 && tb.lo == 0; }
 };
 // a(t) - b(t) at t in (0, 1), in double-double: (1 - t) d0 + t d1 with d0, d1 exact (TwoSum)
@@ -161,25 +471,42 @@ struct Span {
 // to its exact result), so |computed - exact| <= gamma_3 ((1 - t) |d0| + t |d1|): that is its
 // magnitude, no larger than at the ends (the form d0 + t (d1 - d0) would give
 // |d0| + t (|d0| + |d1|), up to twice as much per leaf and 16 times for a degree-4 tree).
+// (s = 1 - t.)
+#if CONTACTBENCH_CCD_WIDTH >= 4
+inline V3D diff_at(const DD4& d0, const DD4& d1, DD t, DD s) {
+  const DD4 ss = splat(s), tt = splat(t);
+  return {ss * d0 + tt * d1, DDTraits::mag(s) * mag(d0) + DDTraits::mag(t) * mag(d1)};
+}
+#else
 inline V3<DDTraits> diff_at(const cases::Vec3& a0, const cases::Vec3& b0, const cases::Vec3& a1,
-                            const cases::Vec3& b1, DD t) {
+                            const cases::Vec3& b1, DD t, DD s) {
   V3<DDTraits> r;
   VM<DDTraits>* c[3] = {&r.x, &r.y, &r.z};
   for (int k = 0; k < 3; ++k) {
     const DD d0 = DDTraits::diff(a0[k], b0[k]), d1 = DDTraits::diff(a1[k], b1[k]);
-    const DD s = DD{1, 0} - t;
     *c[k] = {s * d0 + t * d1, DDTraits::mag(s) * DDTraits::mag(d0) + DDTraits::mag(t) * DDTraits::mag(d1)};
   }
   return r;
 }
+#endif
 template <class T>
 Lin<T> lin(const cases::Vec3& a0, const cases::Vec3& b0, const cases::Vec3& a1, const cases::Vec3& b1,
-           Span s) {
+           const Span& s) {
   // Only the double-double stage works on sub-intervals (the double stage's bound counts
   // one rounding per leaf, so it always runs over [0, 1]).
+#if CONTACTBENCH_CCD_WIDTH >= 4
+  if constexpr (std::is_same_v<T, DDTraits>) {
+    const DD4 d0 = diff4(a0, b0), d1 = diff4(a1, b1);
+    if (!s.whole()) return {diff_at(d0, d1, s.ta, s.sa), diff_at(d0, d1, s.tb, s.sb)};
+    return {V3D{d0, mag(d0)}, V3D{d1, mag(d1)}};  // a(t) - b(t)
+  } else {
+    return {diff<T>(a0, b0), diff<T>(a1, b1)};
+  }
+#else
   if constexpr (std::is_same_v<T, DDTraits>)
-    if (!s.whole()) return {diff_at(a0, b0, a1, b1, s.ta), diff_at(a0, b0, a1, b1, s.tb)};
-  return {diff<T>(a0, b0), diff<T>(a1, b1)};  // a(t) - b(t)
+    if (!s.whole()) return {diff_at(a0, b0, a1, b1, s.ta, s.sa), diff_at(a0, b0, a1, b1, s.tb, s.sb)};
+  return {diff<T>(a0, b0), diff<T>(a1, b1)};
+#endif
 }
 template <class T>
 Quad<T> cross(const Lin<T>& a, const Lin<T>& b) {
@@ -212,31 +539,83 @@ std::array<VM<T>, 5> minus(const std::array<VM<T>, 5>& a, const std::array<VM<T>
 }
 
 // Polynomials of one query in Bernstein form on the current sub-interval, with bounds:
-// f = 0 is necessary for contact, and so is g_j >= 0 for every j.
+// f = 0 is necessary for contact, and so is g_j >= 0 for every j. The g_j and the pairs are
+// lanes (see V8): g[k] holds coefficient k of g_0 .. g_5 (lanes 6, 7 zero), qa[k] and qb[k]
+// coefficient k of the two quadratics of pair 0 .. 5.
 template <class T>
 struct Node {
   using S = typename T::S;
+  using Lanes = typename T::Lanes;
   S f[4];
-  S g[6][5];
-  double ef, eg[6];
-  // Pairs (q[2i], q[2i+1]) = (n_k - c_k, n_k + c_k) of quadratics with c_k = lambda n_k,
+  double ef;
+  Lanes g[5];
+  V8 eg;
+  // Pairs i = (qa, qb) = (n_k - c_k, n_k + c_k) of quadratics with c_k = lambda n_k,
   // lambda in [0, 1], at any contact: |c_k| <= |n_k|, so the two never have strictly
   // opposite signs. Linear in the gap, unlike the squared-norm conditions, so it separates
   // nearly parallel edges (degenerate triangles) at distances down to the error bound.
-  S q[12][3];
-  double eq[12];
-  // Conditions still able to exclude a sub-interval: bit j for g_j, bit 8 + i/2 for the pair
-  // (q[i], q[i+1]). A condition whose coefficients are certainly positive on an interval
+  Lanes qa[3], qb[3];
+  V8 eqa, eqb;
+  // Conditions still able to exclude a sub-interval: bit j for g_j, bit 8 + i for pair i.
+  // A condition whose coefficients are certainly positive on an interval
   // (every one above its bound) cannot exclude any sub-interval of it: de Casteljau children
   // are convex combinations of the exact coefficients, so they stay > 0 exactly, and a
   // computed child coefficient is then > -(its bound), never below it. The same holds for a
   // pair both of whose quadratics have one certain sign (the pair excludes only with strictly
-  // opposite signs). Search::run stops splitting and testing such a condition (dead); this
+  // opposite signs). Search::run stops testing such a condition (dead); this
   // never turns a hit into a miss, since a dead condition's test could only have answered
   // "not excluded". For contact_certain a dead g_j is certainly positive on the interval (its
   // exact values were, on an ancestor holding it), which is what that test asks.
   unsigned live = ~0u;
 };
+
+// Which lanes of g (bit j) and of the pairs (bit i) certainly exclude the interval, and which
+// are certainly positive (g) or of one certain sign each (pairs): the scalar all_below /
+// all_above of each polynomial, on all lanes at once.
+struct LaneSigns {
+  unsigned g_below, g_above, pair_excludes, pair_dead;
+};
+template <class T>
+unsigned g_below(const Node<T>& n) {
+  M8 m = T::below(n.g[0], n.eg);
+  for (int k = 1; k <= 4; ++k) m &= T::below(n.g[k], n.eg);
+  return bits(m);
+}
+template <class T>
+LaneSigns lane_signs(const Node<T>& n, bool pairs) {
+  M8 gb = T::below(n.g[0], n.eg), ga = T::above(n.g[0], n.eg);
+  for (int k = 1; k <= 4; ++k) {
+    gb &= T::below(n.g[k], n.eg);
+    ga &= T::above(n.g[k], n.eg);
+  }
+  LaneSigns r{bits(gb), bits(ga), 0, 0};
+  if (pairs) {
+    M8 ab = T::below(n.qa[0], n.eqa), aa = T::above(n.qa[0], n.eqa);
+    M8 bb = T::below(n.qb[0], n.eqb), ba = T::above(n.qb[0], n.eqb);
+    for (int k = 1; k <= 2; ++k) {
+      ab &= T::below(n.qa[k], n.eqa);
+      aa &= T::above(n.qa[k], n.eqa);
+      bb &= T::below(n.qb[k], n.eqb);
+      ba &= T::above(n.qb[k], n.eqb);
+    }
+    r.pair_excludes = bits((ab & ba) | (aa & bb));
+    r.pair_dead = bits((aa & ba) | (ab & bb));
+  }
+  return r;
+}
+// The scalar tests of lane j (the root node's early exits, one condition at a time).
+template <class T, int D>
+bool lane_all_below(const typename T::Lanes* c, int j, double e) {
+  for (int k = 0; k <= D; ++k)
+    if (!T::below(c[k].get(j), e)) return false;
+  return true;
+}
+template <class T, int D>
+bool lane_all_above(const typename T::Lanes* c, int j, double e) {
+  for (int k = 0; k <= D; ++k)
+    if (!T::above(c[k].get(j), e)) return false;
+  return true;
+}
 
 template <class T, std::size_t N>
 double coefs_out(const std::array<VM<T>, N>& in, typename T::S* out) {
@@ -255,6 +634,14 @@ double coefs_out(const std::array<VM<T>, N>& in, typename T::S* out) {
   // magnitudes >= 2^-800), 2^-1022 is still below 2^-220 of the values, so no test changed on
   // the generated sets (same nodes and answers per query).
   return (T::coef_rel * a + 0x1p-1022) * round_up;
+}
+// The same into lane j of coefficient lanes.
+template <class T, std::size_t N>
+double coefs_out(const std::array<VM<T>, N>& in, typename T::Lanes* out, int j) {
+  typename T::S c[N];
+  const double e = coefs_out<T>(in, c);
+  for (std::size_t k = 0; k < N; ++k) out[k].set(j, c[k]);
+  return e;
 }
 
 // De Casteljau at 1/2 of c[0..D]: halves into l and r. Returns the bound added to the
@@ -295,6 +682,31 @@ double split(const typename T::S* c, typename T::S* l, typename T::S* r) {
   return D * (T::avg_rel * mx + 0x1p-1022) * round_up;
 }
 
+// The same on lanes: every lane is split as split() splits one polynomial (the same averages
+// in the same order) and gets its own bound.
+template <class T, int D>
+V8 split(const typename T::Lanes* c, typename T::Lanes* l, typename T::Lanes* r) {
+  static_assert(D == 2 || D == 4);
+  using L = typename T::Lanes;
+  auto h = [](const L& a, const L& b) { return T::half_sum(a, b); };
+  V8 mx{};
+  for (int i = 0; i <= D; ++i) mx = vmax(mx, T::mag(c[i]));
+  if constexpr (D == 2) {
+    const L c0 = c[0], c1 = c[1], c2 = c[2];
+    const L a0 = h(c0, c1), a1 = h(c1, c2), b0 = h(a0, a1);
+    l[0] = c0, l[1] = a0, l[2] = b0;
+    r[0] = b0, r[1] = a1, r[2] = c2;
+  } else {
+    const L c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
+    const L a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3), a3 = h(c3, c4);
+    const L b0 = h(a0, a1), b1 = h(a1, a2), b2 = h(a2, a3);
+    const L d0 = h(b0, b1), d1 = h(b1, b2), e0 = h(d0, d1);
+    l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0, l[4] = e0;
+    r[0] = e0, r[1] = d1, r[2] = b2, r[3] = a3, r[4] = c4;
+  }
+  return double(D) * (T::avg_rel * mx + 0x1p-1022) * round_up;
+}
+
 template <class T, int D>
 bool all_below(const typename T::S* c, double e) {  // every coefficient < -e: poly < 0
   for (int i = 0; i <= D; ++i)
@@ -321,29 +733,29 @@ bool no_root(const typename T::S* c, double e) {  // all > e or all < -e
 // is spanned by the two end positions. They are computed in double with error at most
 // 3 u (|x0| + |x1|) per coordinate (t in [0, 1]; one subtraction, one product, one sum);
 // we widen by 4 u (|x0| + |x1|) + 2^-1022 (a normal number: see coefs_out), rounded up.
+// The four vertices are the lanes of one vector per axis (minima and maxima are exact, so
+// the lanes' order of evaluation changes nothing); inputs are finite here (ccd_planted).
 struct Boxes {
-  int split;  // vertices [0, split) against [split, 4)
-  double a[4][3], d[4][3], e[4][3];  // start, displacement, widening (once per query)
+  int split;  // vertices [0, split) against [split, 4); 1 or 2
+  V4 a[3], d[3], e[3];  // per axis: start, displacement, widening (once per query)
   Boxes(const cases::CcdQuery* q, int split_) : split(split_) {
     for (int i = 0; i < 4; ++i)
       for (int k = 0; k < 3; ++k) {
         const double x0 = q->x[i][k], x1 = q->x[i + 4][k];
-        a[i][k] = x0;
-        d[i][k] = x1 - x0;
-        e[i][k] = (4 * u * (std::abs(x0) + std::abs(x1)) + 0x1p-1022) * round_up;
+        a[k][i] = x0;
+        d[k][i] = x1 - x0;
+        e[k][i] = (4 * u * (std::abs(x0) + std::abs(x1)) + 0x1p-1022) * round_up;
       }
   }
   bool disjoint(double t0, double t1) const {
     for (int k = 0; k < 3; ++k) {
-      double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-      for (int i = 0; i < 4; ++i) {
-        const double a = this->a[i][k], d = this->d[i][k], e = this->e[i][k];
-        const double p0 = a + t0 * d, p1 = a + t1 * d;
-        const int s = i < split ? 0 : 1;
-        lo[s] = std::min({lo[s], p0 - e, p1 - e});
-        hi[s] = std::max({hi[s], p0 + e, p1 + e});
-      }
-      if (hi[0] < lo[1] || hi[1] < lo[0]) return true;
+      const V4 p0 = a[k] + t0 * d[k], p1 = a[k] + t1 * d[k];
+      const V4 lo = vmin(p0 - e[k], p1 - e[k]), hi = vmax(p0 + e[k], p1 + e[k]);
+      const bool two = split == 2;  // vertex 1 with vertex 0, else with 2 and 3
+      const double lo0 = two ? std::min(lo[0], lo[1]) : lo[0], hi0 = two ? std::max(hi[0], hi[1]) : hi[0];
+      const double lo1 = std::min(two ? lo[2] : std::min(lo[1], lo[2]), lo[3]);
+      const double hi1 = std::max(two ? hi[2] : std::max(hi[1], hi[2]), hi[3]);
+      if (hi0 < lo1 || hi1 < lo0) return true;
     }
     return false;
   }
@@ -397,17 +809,13 @@ struct Search {
   bool excluded(const Node<T>& n, DD t0, int depth) const {
     return excluded_span(n, down(t0), up(t0 + DD{width(depth), 0}));
   }
+  // The live lanes: g_0 .. g_(ng-1) and pairs 0 .. nq/2 - 1.
+  unsigned live_g(const Node<T>& n) const { return n.live & ((1u << ng) - 1); }
+  unsigned live_pairs(const Node<T>& n) const { return n.live >> 8 & ((1u << nq / 2) - 1); }
   bool excluded_span(const Node<T>& n, double ta, double tb) const {
     if (no_root<T, 3>(n.f, n.ef)) return true;
-    for (int j = 0; j < ng; ++j)
-      if ((n.live >> j & 1) && all_below<T, 4>(n.g[j], n.eg[j])) return true;
-    for (int i = 0; i < nq; i += 2) {
-      if (!(n.live >> (8 + i / 2) & 1)) continue;
-      const auto *a = n.q[i], *b = n.q[i + 1];
-      if ((all_below<T, 2>(a, n.eq[i]) && all_above<T, 2>(b, n.eq[i + 1])) ||
-          (all_above<T, 2>(a, n.eq[i]) && all_below<T, 2>(b, n.eq[i + 1])))
-        return true;
-    }
+    if (g_below(n) & live_g(n)) return true;
+    if (live_pairs(n) && (lane_signs(n, true).pair_excludes & live_pairs(n))) return true;
     return boxes.disjoint(ta, tb);
   }
   // A contact certainly exists in the sub-interval when f takes certified opposite signs at
@@ -417,16 +825,13 @@ struct Search {
   // interior points of both. Every root of f in such an interval is then a contact, so its
   // sub-intervals only need f: they are excluded when f has no root there, and the first
   // root of f there is t* (everything before the interval was excluded).
-  bool contact_certain(const Node<T>& n) const {
+  bool contact_certain(const Node<T>& n, unsigned g_above) const {
     const bool change = (T::above(n.f[0], n.ef) && T::below(n.f[3], n.ef)) ||
                         (T::below(n.f[0], n.ef) && T::above(n.f[3], n.ef));
-    if (!change) return false;
-    for (int j = 0; j < nface; ++j)
-      if (n.live >> j & 1)
-        for (const auto& c : n.g[j])
-          if (!T::above(c, n.eg[j])) return false;
-    return true;
+    const unsigned face = (1u << nface) - 1;  // every live g_j, j < nface, certainly > 0
+    return change && ((g_above | ~n.live) & face) == face;
   }
+  bool contact_certain(const Node<T>& n) const { return contact_certain(n, lane_signs(n, false).g_above); }
   // Depth-first, earliest half first, with an explicit stack (at most one pending right
   // sibling per level, so max_depth + 2 slots) kept per thread on the heap: the recursion
   // would need ~0.4 MB of call stack in double-double. `proven`: an ancestor interval
@@ -520,8 +925,17 @@ struct Search {
         }
         return false;
       }
-      if (it.proven ? no_root<T, 3>(it.n.f, it.n.ef) : excluded(it.n, t0, depth)) continue;
-      const bool proven = it.proven || contact_certain(it.n);
+      LaneSigns signs{};
+      if (it.proven) {
+        if (no_root<T, 3>(it.n.f, it.n.ef)) continue;
+      } else {
+        // excluded(), with the lanes' signs kept for contact_certain and the dead conditions
+        if (no_root<T, 3>(it.n.f, it.n.ef)) continue;
+        signs = lane_signs(it.n, live_pairs(it.n) != 0);
+        if ((signs.g_below & live_g(it.n)) || (signs.pair_excludes & live_pairs(it.n))) continue;
+        if (boxes.disjoint(down(t0), up(t0 + DD{width(depth), 0}))) continue;
+      }
+      const bool proven = it.proven || contact_certain(it.n, signs.g_above);
       if (growing && !proven && depth > 0) {
         // The same f-only test on this interval first, while the previous one succeeded
         // (dropping the interval only when f certainly has no root in it: see grow).
@@ -609,24 +1023,18 @@ struct Search {
       l.ef = n.ef = (n.ef + af) * round_up;
       if (!proven) {
         // Conditions certainly positive here (or a pair of one certain sign each) are dead
-        // for both halves (see Node::live).
-        for (int j = 0; j < ng; ++j)
-          if ((n.live >> j & 1) && all_above<T, 4>(n.g[j], n.eg[j])) n.live &= ~(1u << j);
-        for (int i = 0; i < nq; i += 2)
-          if ((n.live >> (8 + i / 2) & 1) &&
-              ((all_above<T, 2>(n.q[i], n.eq[i]) && all_above<T, 2>(n.q[i + 1], n.eq[i + 1])) ||
-               (all_below<T, 2>(n.q[i], n.eq[i]) && all_below<T, 2>(n.q[i + 1], n.eq[i + 1]))))
-            n.live &= ~(1u << (8 + i / 2));
+        // for both halves (see Node::live). The live ones are split, all lanes at once (a
+        // dead lane's coefficients are never read again).
+        n.live &= ~(signs.g_above & 0xffu) & ~((signs.pair_dead & 0xffu) << 8);
         l.live = n.live;
-        for (int j = 0; j < ng; ++j) {
-          if (!(n.live >> j & 1)) continue;
-          const double ag = split<T, 4>(n.g[j], l.g[j], n.g[j]);
-          l.eg[j] = n.eg[j] = (n.eg[j] + ag) * round_up;
+        if (live_g(n)) {
+          const V8 ag = split<T, 4>(n.g, l.g, n.g);
+          l.eg = n.eg = (n.eg + ag) * round_up;
         }
-        for (int i = 0; i < nq; ++i) {
-          if (!(n.live >> (8 + i / 2) & 1)) continue;
-          const double aq = split<T, 2>(n.q[i], l.q[i], n.q[i]);
-          l.eq[i] = n.eq[i] = (n.eq[i] + aq) * round_up;
+        if (live_pairs(n)) {
+          const V8 aa = split<T, 2>(n.qa, l.qa, n.qa), ab = split<T, 2>(n.qb, l.qb, n.qb);
+          l.eqa = n.eqa = (n.eqa + aa) * round_up;
+          l.eqb = n.eqb = (n.eqb + ab) * round_up;
         }
       } else {
         l.live = n.live;
@@ -649,7 +1057,7 @@ bool finite_node(const Node<T>& n, int ng) {
   for (const auto& c : n.f) s += T::mag(c);
   for (int j = 0; j < ng; ++j) {
     s += n.eg[j];
-    for (const auto& c : n.g[j]) s += T::mag(c);
+    for (const auto& c : n.g) s += T::mag(c.get(j));
   }
   return std::isfinite(s);
 }
@@ -659,16 +1067,15 @@ bool finite_node(const Node<T>& n, int ng) {
 template <class T>
 void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
   for (int k = 0; k < 3; ++k) {
-    auto comp = [k](const V3<T>& v) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); };
+    auto comp = [k](const V3<T>& v) { return v.at(k); };
     std::array<VM<T>, 3> lo, hi;
     for (int i = 0; i < 3; ++i) {
       lo[i] = comp(n[i]) - comp(c[i]);
       hi[i] = comp(n[i]) + comp(c[i]);
     }
-    root.eq[nq] = coefs_out<T>(lo, root.q[nq]);
-    ++nq;
-    root.eq[nq] = coefs_out<T>(hi, root.q[nq]);
-    ++nq;
+    root.eqa[nq / 2] = coefs_out<T>(lo, root.qa, nq / 2);
+    root.eqb[nq / 2] = coefs_out<T>(hi, root.qb, nq / 2);
+    nq += 2;
   }
 }
 
@@ -685,19 +1092,23 @@ template <class T>
 bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdFault fault,
                bool f_only = false, const Search<T>* exclude = nullptr) {
   auto f_out = [&] { return exclude && no_root<T, 3>(root.f, root.ef); };
-  auto g_out = [&](int j) { return exclude && all_below<T, 4>(root.g[j], root.eg[j]); };
+  auto g_out = [&](int j) { return exclude && lane_all_below<T, 4>(root.g, j, root.eg[j]); };
   auto pairs_out_from = [&](int i0) {
     if (!exclude) return false;
-    for (int i = i0; i < i0 + 6; i += 2) {
-      const auto *a = root.q[i], *b = root.q[i + 1];
-      if ((all_below<T, 2>(a, root.eq[i]) && all_above<T, 2>(b, root.eq[i + 1])) ||
-          (all_above<T, 2>(a, root.eq[i]) && all_below<T, 2>(b, root.eq[i + 1])))
+    for (int i = i0 / 2; i < i0 / 2 + 3; ++i) {
+      const double ea = root.eqa[i], eb = root.eqb[i];
+      if ((lane_all_below<T, 2>(root.qa, i, ea) && lane_all_above<T, 2>(root.qb, i, eb)) ||
+          (lane_all_above<T, 2>(root.qa, i, ea) && lane_all_below<T, 2>(root.qb, i, eb)))
         return true;
     }
     return false;
   };
   nq = 0;
   root.live = ~0u;
+  for (int j = 6; j < nlanes; ++j) {  // unused lanes: zeros (split like the others)
+    for (auto& c : root.g) c.set(j, {});
+    root.eg[j] = 0;
+  }
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
     // p = x0, triangle a = x1, b = x2, c = x3. g_0..2: barycentric coordinates times |n|^2.
@@ -709,24 +1120,24 @@ bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     const auto pb = lin<T>(x[0], x[2], x[4], x[6], span), pc = lin<T>(x[0], x[3], x[4], x[7], span);
     const auto cb = lin<T>(x[3], x[2], x[7], x[6], span), ac = lin<T>(x[1], x[3], x[5], x[7], span);
     const auto kv = cross(ba, pa);
-    root.eg[0] = coefs_out<T>(dot4(n, kv), root.g[0]);
+    root.eg[0] = coefs_out<T>(dot4(n, kv), root.g, 0);
     if (g_out(0)) return true;
-    root.eg[1] = coefs_out<T>(dot4(n, cross(cb, pb)), root.g[1]);
+    root.eg[1] = coefs_out<T>(dot4(n, cross(cb, pb)), root.g, 1);
     if (g_out(1)) return true;
-    root.eg[2] = coefs_out<T>(dot4(n, cross(ac, pc)), root.g[2]);
+    root.eg[2] = coefs_out<T>(dot4(n, cross(ac, pc)), root.g, 2);
     if (g_out(2)) return true;
     // p - a = u (b - a) + v (c - a) gives (b-a) x (p-a) = v n, (p-a) x (c-a) = u n,
     // (b-p) x (c-p) = (1-u-v) n, so |.|^2 <= |n|^2: necessary even when n = 0, and it
     // separates a point from a degenerate (collinear) triangle.
     const auto nn = dot4(n, n);
     const auto ku = cross(pa, ca);
-    root.eg[3] = coefs_out<T>(minus(nn, dot4(kv, kv)), root.g[3]);
+    root.eg[3] = coefs_out<T>(minus(nn, dot4(kv, kv)), root.g, 3);
     if (g_out(3)) return true;
-    root.eg[4] = coefs_out<T>(minus(nn, dot4(ku, ku)), root.g[4]);
+    root.eg[4] = coefs_out<T>(minus(nn, dot4(ku, ku)), root.g, 4);
     if (g_out(4)) return true;
     const auto bp = lin<T>(x[2], x[0], x[6], x[4], span), cp = lin<T>(x[3], x[0], x[7], x[4], span);
     const auto kw = cross(bp, cp);
-    root.eg[5] = coefs_out<T>(minus(nn, dot4(kw, kw)), root.g[5]);
+    root.eg[5] = coefs_out<T>(minus(nn, dot4(kw, kw)), root.g, 5);
     if (g_out(5)) return true;
     // (The pairs (n_k -+ lambda n_k) would apply here too; they double the cost per
     // sub-interval and were not needed on the public or generated sets, so they are off.)
@@ -740,21 +1151,25 @@ bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     // = s m and u m at a common point (the planted fault swaps the first cross product)
     const auto ks = fault == CcdFault::ee_cross_sign ? cross(db, w) : cross(w, db);
     const auto ku = cross(w, da);
-    root.eg[0] = coefs_out<T>(dot4(m, ks), root.g[0]);          // s |m|^2 >= 0
+    root.eg[0] = coefs_out<T>(dot4(m, ks), root.g, 0);          // s |m|^2 >= 0
     if (g_out(0)) return true;
-    root.eg[1] = coefs_out<T>(dot4(m, sub(m, ks)), root.g[1]);  // (1 - s) |m|^2 >= 0
+    root.eg[1] = coefs_out<T>(dot4(m, sub(m, ks)), root.g, 1);  // (1 - s) |m|^2 >= 0
     if (g_out(1)) return true;
-    root.eg[2] = coefs_out<T>(dot4(m, ku), root.g[2]);          // u |m|^2 >= 0
+    root.eg[2] = coefs_out<T>(dot4(m, ku), root.g, 2);          // u |m|^2 >= 0
     if (g_out(2)) return true;
-    root.eg[3] = coefs_out<T>(dot4(m, sub(m, ku)), root.g[3]);  // (1 - u) |m|^2 >= 0
+    root.eg[3] = coefs_out<T>(dot4(m, sub(m, ku)), root.g, 3);  // (1 - u) |m|^2 >= 0
     if (g_out(3)) return true;
     // |s m|^2 <= |m|^2 and |u m|^2 <= |m|^2 hold even for parallel edges (m = 0) and
     // separate parallel edges that are apart.
     const auto mm = dot4(m, m);
-    root.eg[4] = coefs_out<T>(minus(mm, dot4(ks, ks)), root.g[4]);
+    root.eg[4] = coefs_out<T>(minus(mm, dot4(ks, ks)), root.g, 4);
     if (g_out(4)) return true;
-    root.eg[5] = coefs_out<T>(minus(mm, dot4(ku, ku)), root.g[5]);
+    root.eg[5] = coefs_out<T>(minus(mm, dot4(ku, ku)), root.g, 5);
     if (g_out(5)) return true;
+    for (int i = 6; i < nlanes; ++i) {
+      for (auto* c : {&root.qa[0], &root.qa[1], &root.qa[2], &root.qb[0], &root.qb[1], &root.qb[2]}) c->set(i, {});
+      root.eqa[i] = root.eqb[i] = 0;
+    }
     pairs_out(m, ks, root, nq);
     if (pairs_out_from(0)) return true;
     pairs_out(m, ku, root, nq);
@@ -925,20 +1340,27 @@ bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, Ccd
   int nc = 0;
   for (int j = 0; j < s.nface; ++j) {
     cand[nc] = {{}, 4, n.eg[j]};
-    for (int k = 0; k <= 4; ++k) cand[nc].c[k] = n.g[j][k];
+    for (int k = 0; k <= 4; ++k) cand[nc].c[k] = n.g[k].get(j);
     ++nc;
   }
-  for (int i = 0; i < s.nq; i += 2) {  // (m_k + c_k) - (m_k - c_k) = 2 c_k
-    cand[nc] = {{}, 2, (n.eq[i] + n.eq[i + 1]) * round_up};
-    for (int k = 0; k <= 2; ++k) cand[nc].c[k] = n.q[i + 1][k] - n.q[i][k];
+  for (int i = 0; i < s.nq / 2; ++i) {  // (m_k + c_k) - (m_k - c_k) = 2 c_k
+    cand[nc] = {{}, 2, (n.eqa[i] + n.eqb[i]) * round_up};
+    for (int k = 0; k <= 2; ++k) cand[nc].c[k] = n.qb[k].get(i) - n.qa[k].get(i);
     ++nc;
   }
-  auto eval = [](const Cand& p, double x) {  // de Casteljau in double (a guess)
-    double v[5];
-    for (int k = 0; k <= p.d; ++k) v[k] = p.c[k].hi;
-    for (int l = p.d; l > 0; --l)
+  // de Casteljau in double (a guess), per degree so that it unrolls into registers; on a
+  // vector X, every lane is the scalar evaluation at its own x.
+  auto casteljau = []<int D, class X>(const double* c, X x) {
+    X v[D + 1];
+    for (int k = 0; k <= D; ++k) v[k] = X{} + c[k];
+    for (int l = D; l > 0; --l)
       for (int k = 0; k < l; ++k) v[k] = (1 - x) * v[k] + x * v[k + 1];
     return v[0];
+  };
+  auto eval = [&](const Cand& p, auto x) {
+    double c[5];
+    for (int k = 0; k <= p.d; ++k) c[k] = p.c[k].hi;
+    return p.d == 4 ? casteljau.template operator()<4>(c, x) : casteljau.template operator()<2>(c, x);
   };
   auto eval_dd = [](const Cand& p, double x) {  // the same in double-double
     DD v[5];
@@ -948,12 +1370,10 @@ bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, Ccd
       for (int k = 0; k < l; ++k) v[k] = y * v[k] + xx * v[k + 1];
     return v[0];
   };
-  auto slope = [](const Cand& p, double x) {  // d/dx: degree d - 1 on the differences
-    double v[4];
-    for (int k = 0; k < p.d; ++k) v[k] = p.d * (p.c[k + 1].hi - p.c[k].hi);
-    for (int l = p.d - 1; l > 0; --l)
-      for (int k = 0; k < l; ++k) v[k] = (1 - x) * v[k] + x * v[k + 1];
-    return v[0];
+  auto slope = [&](const Cand& p, double x) {  // d/dx: degree d - 1 on the differences
+    double c[4];
+    for (int k = 0; k < p.d; ++k) c[k] = p.d * (p.c[k + 1].hi - p.c[k].hi);
+    return p.d == 4 ? casteljau.template operator()<3>(c, x) : casteljau.template operator()<1>(c, x);
   };
   struct Root {
     DD t;
@@ -967,9 +1387,16 @@ bool sweep_spans(const cases::CcdQuery& q, double b, double w, double known, Ccd
     bool flat = true;  // identically zero within its bound: it cannot exclude anything
     for (int k = 0; k <= p.d; ++k) flat = flat && std::abs(p.c[k].hi) <= p.e;
     if (flat) continue;
-    double xa = 0, va = eval(p, 0);
+    double at[24];  // p at the grid points g / grid, g = 0 .. grid, eight at a time
+    for (int g0 = 0; g0 <= grid; g0 += nlanes) {
+      V4 x0, x1;
+      for (int l = 0; l < 4; ++l) x0[l] = double(g0 + l) / grid, x1[l] = double(g0 + 4 + l) / grid;
+      const V4 v0 = eval(p, x0), v1 = eval(p, x1);
+      for (int l = 0; l < 4; ++l) at[g0 + l] = v0[l], at[g0 + 4 + l] = v1[l];
+    }
+    double xa = 0, va = at[0];
     for (int g = 1; g <= grid && nr < 16; ++g) {
-      const double xb = double(g) / grid, vb = eval(p, xb);
+      const double xb = double(g) / grid, vb = at[g];
       if ((va < 0 && vb >= 0) || (va > 0 && vb <= 0)) {
         double l = xa, r = xb, vl = va;  // 8 bisections, then Newton inside the bracket
         for (int it = 0; it < 8; ++it) {
@@ -1061,16 +1488,6 @@ bool boxes_disjoint(const cases::CcdQuery& q) {
 }
 
 }  // namespace
-
-cases::CcdResult ccd(const cases::CcdQuery& q) { return ccd(q, nullptr); }
-
-cases::CcdResult ccd(const cases::CcdQuery& q, CcdTrace* trace) { return ccd_planted(q, CcdFault::none, trace); }
-
-bool ccd_in_domain(const cases::CcdQuery& q) {
-  for (const auto& v : q.x)
-    if (!(v.cwiseAbs().maxCoeff() <= 0x1p200)) return false;  // NaN fails too
-  return cases::ccd_scale(q) >= 0x1p-200;
-}
 
 cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace) {
   cases::CcdResult res;
@@ -1165,19 +1582,6 @@ cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace*
   return res;
 }
 
-double ccd_separation_bound_at(const cases::CcdQuery& q, double t) {
-  const cases::Vec3 p0 = q.at(0, t), p1 = q.at(1, t), p2 = q.at(2, t), p3 = q.at(3, t);
-  double width;
-  if (q.kind == cases::CcdKind::vertex_face) {
-    const double longest = std::max({(p2 - p1).norm(), (p3 - p2).norm(), (p1 - p3).norm()});
-    width = longest > 0 ? (p2 - p1).cross(p3 - p1).norm() / longest : 0;
-  } else {
-    const cases::Vec3 ea = p1 - p0, eb = p3 - p2;
-    const double longest = std::max(ea.norm(), eb.norm());
-    width = longest > 0 ? ea.cross(eb).norm() / longest : 0;
-  }
-  const double kappa = width > 0 ? cases::ccd_scale(q) / width : 0x1p16;
-  return 0x1p-38 * std::clamp(kappa, 4.0, 0x1p16);
-}
-
-}  // namespace contactbench::fast
+}  // namespace contactbench::fast::CONTACTBENCH_CCD_PASS
+#pragma GCC diagnostic pop
+#endif

@@ -177,6 +177,14 @@ bool ccd_in_domain(const cases::CcdQuery& q);
 enum class CcdFault { none, ee_cross_sign, drop_coplanar };
 cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace = nullptr);
 
+// The instruction sets the search is compiled for (fast/ccd.cpp): the same answers and
+// traces bit for bit on each; ccd() and ccd_planted() run the best one the CPU has. With an
+// explicit isa (tests, benchmarks): that one, std::invalid_argument when the CPU lacks it.
+enum class CcdIsa { baseline, avx2, avx512 };
+CcdIsa ccd_best_isa();
+bool ccd_isa_available(CcdIsa isa);
+cases::CcdResult ccd_planted(const cases::CcdQuery& q, CcdFault fault, CcdTrace* trace, CcdIsa isa);
+
 // The node budget and depth limit above (exposed for tests and the report).
 inline constexpr int ccd_max_depth = 48;
 inline constexpr int ccd_max_nodes = 1000;     // double stage

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -410,6 +411,45 @@ BOOST_AUTO_TEST_CASE(work_is_bounded_and_deterministic) {
       most = std::max(most, t1.nodes);
     }
   BOOST_TEST_MESSAGE("most sub-intervals visited by one query: " << most);
+}
+
+// fast/ccd.cpp compiles the search once per instruction set (baseline, AVX2 + FMA, AVX-512)
+// and runs the best one the CPU has: each must give the same answers and the same search
+// (trace) bit for bit, the planted faults included. Passes the CPU lacks are skipped (named).
+BOOST_AUTO_TEST_CASE(instruction_sets_agree) {
+  using contactbench::fast::CcdFault;
+  using contactbench::fast::CcdIsa;
+  std::vector<CcdQuery> set;
+  for (bool deg : {false, true})
+    for (const auto& q : generated(1500, deg, 41)) set.push_back(q);
+  for (const auto& c : cases::Ccd::cases()) set.push_back(c.query);
+  for (const auto& nq : cases::Ccd::public_queries("")) set.push_back(nq.query);
+  auto same = [](const cases::CcdResult& a, const cases::CcdResult& b, const contactbench::fast::CcdTrace& s,
+                 const contactbench::fast::CcdTrace& t) {
+    return a.hit == b.hit && std::bit_cast<std::uint64_t>(a.toi) == std::bit_cast<std::uint64_t>(b.toi) &&
+           a.cut_short == b.cut_short && s.nodes == t.nodes && s.second_stage == t.second_stage &&
+           s.budget_exhausted == t.budget_exhausted && s.root_spans == t.root_spans && s.sweep == t.sweep &&
+           s.touch == t.touch && s.grown == t.grown;
+  };
+  BOOST_TEST(contactbench::fast::ccd_isa_available(contactbench::fast::ccd_best_isa()));
+  int compared = 0;
+  for (const CcdIsa isa : {CcdIsa::avx2, CcdIsa::avx512}) {
+    if (!contactbench::fast::ccd_isa_available(isa)) {
+      BOOST_TEST_MESSAGE("instruction set " << int(isa) << " not available on this CPU: not compared");
+      continue;
+    }
+    for (std::size_t i = 0; i < set.size(); ++i)
+      for (const CcdFault fault : {CcdFault::none, CcdFault::ee_cross_sign, CcdFault::drop_coplanar}) {
+        if (fault != CcdFault::none && i % 10 != 0) continue;
+        contactbench::fast::CcdTrace s, t;
+        const auto a = contactbench::fast::ccd_planted(set[i], fault, &s, CcdIsa::baseline);
+        const auto b = contactbench::fast::ccd_planted(set[i], fault, &t, isa);
+        BOOST_TEST_REQUIRE(same(a, b, s, t), "query " << i << ", instruction set " << int(isa) << ", fault "
+                                                       << int(fault));
+        ++compared;
+      }
+  }
+  BOOST_TEST_MESSAGE("queries compared with the baseline pass: " << compared);
 }
 
 BOOST_AUTO_TEST_CASE(runs_on_a_small_thread_stack) {
