@@ -370,18 +370,49 @@ V3<T> diff(const cases::Vec3& a, const cases::Vec3& b) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Double-double vectors with the three components as lanes x, y, z of four (the fourth 0),
-// for the double-double stage's span evaluations (most of its time): a difference, sum,
+// 3-vectors with the components as lanes x, y, z of four (the fourth 0): a difference, sum,
 // cross or dot product is one lane operation instead of three. Every lane runs the scalar
-// double-double operations above in the same order (the products' error terms by an exact
-// FMA per lane), so the values and magnitudes are those of the generic V3 bit for bit. Only
-// in the passes with AVX2 and FMA (the baseline keeps the generic V3: its lanes would need a
-// libm fma call per lane, measured 1.6x slower than the scalar code).
+// operation of the generic V3 in the same order, so values and magnitudes are the same bit
+// for bit. Only in the passes with AVX2 and FMA: in the baseline pass the shuffles of four
+// lanes in SSE2 registers cost more than the scalar code (doubles: median public query
+// 0.31 -> 0.76 us), and double-double lanes would need a libm fma call per lane (1.6x
+// slower). Four lanes also carry the swept boxes (Boxes), in every pass.
 using V4 = double __attribute__((vector_size(32), aligned(32)));
 using M4 = std::int64_t __attribute__((vector_size(32), aligned(32)));
 inline V4 vmin(V4 a, V4 b) { return b < a ? b : a; }  // std::min(a, b) per lane
 inline V4 vmax(V4 a, V4 b) { return a < b ? b : a; }  // std::max(a, b) per lane
+inline V4 vabs(V4 x) { return (V4)((M4)x & 0x7fffffffffffffffLL); }
 #if CONTACTBENCH_CCD_WIDTH >= 4
+constexpr M4 yzx{1, 2, 0, 3}, zxy{2, 0, 1, 3};  // lane orders for cross products
+// Doubles: the double stage's root node, most of a cheap query's time (GCC's SLP vectorizer
+// did this before it had to be switched off, see CMakeLists.txt).
+template <>
+struct V3<DoubleTraits> {
+  V4 v, m;
+  VM<DoubleTraits> at(int k) const { return {v[k], m[k]}; }
+};
+using V3d = V3<DoubleTraits>;
+inline V3d operator+(const V3d& a, const V3d& b) { return {a.v + b.v, a.m + b.m}; }
+inline V3d operator-(const V3d& a, const V3d& b) { return {a.v - b.v, a.m + b.m}; }
+inline V3d scale(const V3d& a, double k) { return {a.v * k, a.m * k}; }
+inline V3d cross(const V3d& a, const V3d& b) {
+  const V4 a1 = __builtin_shuffle(a.v, yzx), b1 = __builtin_shuffle(b.v, zxy), a2 = __builtin_shuffle(a.v, zxy),
+           b2 = __builtin_shuffle(b.v, yzx);
+  const V4 m1 = __builtin_shuffle(a.m, yzx) * __builtin_shuffle(b.m, zxy),
+           m2 = __builtin_shuffle(a.m, zxy) * __builtin_shuffle(b.m, yzx);
+  return {a1 * b1 - a2 * b2, m1 + m2};
+}
+inline VM<DoubleTraits> dot(const V3d& a, const V3d& b) {
+  const V3d p{a.v * b.v, a.m * b.m};
+  return p.at(0) + p.at(1) + p.at(2);
+}
+template <>
+inline V3d diff<DoubleTraits>(const cases::Vec3& a, const cases::Vec3& b) {
+  const V4 d = V4{a[0], a[1], a[2], 0} - V4{b[0], b[1], b[2], 0};
+  return {d, vabs(d)};
+}
+// Double-doubles: the double-double stage's span evaluations (most of its time); the
+// products' error terms by an exact FMA per lane.
 // fma(a, b, -p) per lane: exact for the error term of p = a·b (as fast::two_prod).
 inline V4 fms(V4 a, V4 b, V4 p) { return (V4)_mm256_fmsub_pd((__m256d)a, (__m256d)b, (__m256d)p); }
 inline void two_sum(V4 a, V4 b, V4& hi, V4& lo) {
@@ -417,7 +448,6 @@ inline DD4 operator*(const DD4& a, const DD4& b) {  // as operator*(DD, DD)
   return r;
 }
 inline DD4 splat(DD a) { return {V4{} + a.hi, V4{} + a.lo}; }
-inline V4 vabs(V4 x) { return (V4)((M4)x & 0x7fffffffffffffffLL); }
 template <>
 struct V3<DDTraits> {
   DD4 v;
@@ -435,7 +465,6 @@ inline V3D permute(const V3D& a, M4 order) {
   return {{__builtin_shuffle(a.v.hi, order), __builtin_shuffle(a.v.lo, order)}, __builtin_shuffle(a.m, order)};
 }
 inline V3D cross(const V3D& a, const V3D& b) {
-  constexpr M4 yzx{1, 2, 0, 3}, zxy{2, 0, 1, 3};
   const V3D a1 = permute(a, yzx), b1 = permute(b, zxy), a2 = permute(a, zxy), b2 = permute(b, yzx);
   return {a1.v * b1.v + -(a2.v * b2.v), a1.m * b1.m + a2.m * b2.m};
 }
