@@ -37,8 +37,11 @@ std::optional<cases::CcdResult> ccd_filtered(const cases::CcdQuery& q);
 // can only over-estimate; the only error below the true value is long-double rounding of
 // positions and norms (about 2^-60 of the scale). 0 for a hit.
 double ccd_separation(const cases::CcdQuery& q);
-// The same for a query already known to miss (skips the exact decision).
+// The same for a query already known to miss (skips the exact decision). It evaluates only
+// the samples that can matter (the grid best first, as ccd_separation_of_miss_at_most); the
+// estimate on every grid sample, for tests: ccd_separation_of_miss_full_grid (the same double).
 double ccd_separation_of_miss(const cases::CcdQuery& q);
+double ccd_separation_of_miss_full_grid(const cases::CcdQuery& q);
 
 // A proven lower bound L of the separation (same units as ccd_separation): L <= the exact
 // minimum distance over t in [0, 1] / ccd_scale, and L <= the estimate

@@ -1056,7 +1056,9 @@ long double separation_search(const cases::CcdQuery& q, long double lo, long dou
 }
 }  // namespace
 
-double ccd_separation_of_miss(const cases::CcdQuery& q) {
+// The estimate as defined: every grid sample, then golden-section searches around the three
+// smallest (ccd_separation_of_miss evaluates the samples that can matter, best first).
+double ccd_separation_of_miss_full_grid(const cases::CcdQuery& q) {
   constexpr int n = separation_grid;
   std::array<long double, n + 1> d;
   for (int i = 0; i <= n; ++i) d[i] = distance_at(q, static_cast<long double>(i) / n);
@@ -1248,21 +1250,24 @@ double ccd_separation_lower_bound(const cases::CcdQuery& q, double target) {
 }
 
 
-// Exactly ccd_separation_of_miss(q) <= x, evaluating only the samples that can matter. The
-// estimate is the minimum of double(d / scale) over its samples d (rounding is monotone, so
-// that is double(min d / scale)): it is <= x as soon as one sample is. Its samples are the
-// grid i/1024 and three golden-section searches over the windows around the three smallest
-// grid values. The grid's three smallest are found best first over dyadic cells of the grid
-// with the lower bound above (valid for every grid value in a cell: it also stays below the
-// long-double samples, see its margin); a cell whose bound exceeds the third smallest value
-// found cannot hold one of them. With a tie at the third place the selection would depend on
-// std::partial_sort's order, so that case runs the estimate itself. A window whose bound
-// exceeds x cannot bring the minimum to x; the others run the estimate's own search.
-bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
-  require_finite(q);
+namespace {
+
+// The three smallest grid samples of the estimate, found best first over dyadic cells of the
+// grid with ccd_separation_lower_bound's bound (valid for every grid value in a cell: it also
+// stays below the long-double samples, see its margin); a cell whose bound exceeds the third
+// smallest value found cannot hold one of them. `stop(d)` is asked of every sample d
+// evaluated; true ends the search (stopped). With a tie at the third place the estimate's
+// std::partial_sort picks an order this cannot reproduce: ambiguous (the caller then runs the
+// estimate on the full grid).
+struct GridMinima {
+  std::array<int, 3> idx{};  // indices of the three smallest samples
+  long double smallest = 0;  // the smallest sample
+  bool stopped = false, ambiguous = false;
+};
+template <class Stop>
+GridMinima grid_minima(const cases::CcdQuery& q, Stop stop) {
   constexpr int n = separation_grid;
   const long double scale = cases::ccd_scale(q);
-  auto at_most = [&](long double d) { return static_cast<double>(d / scale) <= x; };
   const ScaledQuery sq(q);
   auto bound = [&](double t0, double t1) { return sq.over(t0, t1).bound; };
   std::array<long double, n + 1> d;
@@ -1277,6 +1282,7 @@ bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
     bool operator<(const Cell& o) const { return bound > o.bound; }  // smallest bound first
   };
   std::vector<Cell> heap{{0.0, 0, n}};
+  GridMinima out;
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end());
     const Cell c = heap.back();
@@ -1287,7 +1293,10 @@ bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
         if (known[i]) continue;
         known[i] = true;
         d[i] = distance_at(q, static_cast<long double>(i) / n);
-        if (at_most(d[i])) return true;
+        if (stop(d[i])) {
+          out.stopped = true;
+          return out;
+        }
         evaluated.push_back(i);
         if (d[i] < smallest[2]) {
           smallest[2] = d[i];
@@ -1306,11 +1315,48 @@ bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
   // The three smallest, unique when the fourth smallest evaluated value is larger (every
   // value not evaluated is larger than the third: its cell's bound is).
   std::sort(evaluated.begin(), evaluated.end(), [&](int i, int j) { return d[i] < d[j]; });
-  if (evaluated.size() < 3 || (evaluated.size() > 3 && !(d[evaluated[3]] > d[evaluated[2]])))
-    return ccd_separation_of_miss(q) <= x;
+  if (evaluated.size() < 3 || (evaluated.size() > 3 && !(d[evaluated[3]] > d[evaluated[2]]))) {
+    out.ambiguous = true;
+    return out;
+  }
+  for (int k = 0; k < 3; ++k) out.idx[k] = evaluated[k];
+  out.smallest = d[evaluated[0]];
+  return out;
+}
+
+}  // namespace
+
+// The samples of the estimate that can matter (grid_minima): the same minimum. The grid's
+// minimum is among its three smallest samples, and the searches run around those three.
+double ccd_separation_of_miss(const cases::CcdQuery& q) {
+  require_finite(q);
+  const GridMinima g = grid_minima(q, [](long double) { return false; });
+  if (g.ambiguous) return ccd_separation_of_miss_full_grid(q);
+  long double best = g.smallest;
   for (int k = 0; k < 3; ++k) {
-    const auto [lo, hi] = separation_window(evaluated[k]);
-    if (bound(static_cast<double>(lo), static_cast<double>(hi)) > x) continue;
+    const auto [lo, hi] = separation_window(g.idx[k]);
+    best = std::min(best, separation_search(q, lo, hi, [](long double) { return false; }));
+  }
+  return static_cast<double>(best / cases::ccd_scale(q));
+}
+
+// Exactly ccd_separation_of_miss(q) <= x, evaluating only the samples that can matter. The
+// estimate is the minimum of double(d / scale) over its samples d (rounding is monotone, so
+// that is double(min d / scale)): it is <= x as soon as one sample is. Its samples are the
+// grid i/1024 and three golden-section searches over the windows around the three smallest
+// grid values (grid_minima, stopping at the first sample <= x). A window whose bound exceeds
+// x cannot bring the minimum to x; the others run the estimate's own search.
+bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
+  require_finite(q);
+  const long double scale = cases::ccd_scale(q);
+  auto at_most = [&](long double d) { return static_cast<double>(d / scale) <= x; };
+  const GridMinima g = grid_minima(q, at_most);
+  if (g.stopped) return true;
+  if (g.ambiguous) return ccd_separation_of_miss_full_grid(q) <= x;
+  const ScaledQuery sq(q);
+  for (int k = 0; k < 3; ++k) {
+    const auto [lo, hi] = separation_window(g.idx[k]);
+    if (sq.over(static_cast<double>(lo), static_cast<double>(hi)).bound > x) continue;
     if (at_most(separation_search(q, lo, hi, at_most))) return true;  // the estimate's own search
   }
   return false;
