@@ -151,7 +151,7 @@ constexpr int nreg = nlanes / vw;
 struct V8 {
   V2 p[nreg];
   double operator[](int j) const { return p[j / vw][j % vw]; }
-  double& operator[](int j) { return p[j / vw][j % vw]; }
+  void set(int j, double x) { p[j / vw][j % vw] = x; }  // (clang binds no reference to a lane)
 };
 struct M8 {
   M2 p[nreg];
@@ -163,19 +163,43 @@ template <class R, class A, class B, class F>
   for (int i = 0; i < nreg; ++i) r.p[i] = f(a.p[i], b.p[i]);
   return r;
 }
-[[gnu::always_inline]] inline V8 operator+(const V8& a, const V8& b) { return lanewise<V8>(a, b, [](V2 x, V2 y) { return x + y; }); }
-[[gnu::always_inline]] inline V8 operator-(const V8& a, const V8& b) { return lanewise<V8>(a, b, [](V2 x, V2 y) { return x - y; }); }
-[[gnu::always_inline]] inline V8 operator*(const V8& a, double k) { return lanewise<V8>(a, a, [k](V2 x, V2) { return x * k; }); }
-[[gnu::always_inline]] inline V8 operator*(double k, const V8& a) { return lanewise<V8>(a, a, [k](V2 x, V2) { return k * x; }); }
-[[gnu::always_inline]] inline V8 operator+(const V8& a, double k) { return lanewise<V8>(a, a, [k](V2 x, V2) { return x + k; }); }
-[[gnu::always_inline]] inline V8 operator-(const V8& a) { return lanewise<V8>(a, a, [](V2 x, V2) { return -x; }); }
+[[gnu::always_inline]] inline V8 operator+(const V8& a, const V8& b) {
+  return lanewise<V8>(a, b, [](V2 x, V2 y) { return x + y; });
+}
+[[gnu::always_inline]] inline V8 operator-(const V8& a, const V8& b) {
+  return lanewise<V8>(a, b, [](V2 x, V2 y) { return x - y; });
+}
+[[gnu::always_inline]] inline V8 operator*(const V8& a, double k) {
+  return lanewise<V8>(a, a, [k](V2 x, V2) { return x * k; });
+}
+[[gnu::always_inline]] inline V8 operator*(double k, const V8& a) {
+  return lanewise<V8>(a, a, [k](V2 x, V2) { return k * x; });
+}
+[[gnu::always_inline]] inline V8 operator+(const V8& a, double k) {
+  return lanewise<V8>(a, a, [k](V2 x, V2) { return x + k; });
+}
+[[gnu::always_inline]] inline V8 operator-(const V8& a) {
+  return lanewise<V8>(a, a, [](V2 x, V2) { return -x; });
+}
 [[gnu::always_inline]] inline V8& operator+=(V8& a, const V8& b) { return a = a + b; }
-[[gnu::always_inline]] inline M8 operator<(const V8& a, const V8& b) { return lanewise<M8>(a, b, [](V2 x, V2 y) { return x < y; }); }
-[[gnu::always_inline]] inline M8 operator>(const V8& a, const V8& b) { return lanewise<M8>(a, b, [](V2 x, V2 y) { return x > y; }); }
-[[gnu::always_inline]] inline M8 operator<(const V8& a, double k) { return lanewise<M8>(a, a, [k](V2 x, V2) { return x < k; }); }
-[[gnu::always_inline]] inline M8 operator>(const V8& a, double k) { return lanewise<M8>(a, a, [k](V2 x, V2) { return x > k; }); }
-[[gnu::always_inline]] inline M8 operator&(const M8& a, const M8& b) { return lanewise<M8>(a, b, [](M2 x, M2 y) { return x & y; }); }
-[[gnu::always_inline]] inline M8 operator|(const M8& a, const M8& b) { return lanewise<M8>(a, b, [](M2 x, M2 y) { return x | y; }); }
+[[gnu::always_inline]] inline M8 operator<(const V8& a, const V8& b) {
+  return lanewise<M8>(a, b, [](V2 x, V2 y) { return x < y; });
+}
+[[gnu::always_inline]] inline M8 operator>(const V8& a, const V8& b) {
+  return lanewise<M8>(a, b, [](V2 x, V2 y) { return x > y; });
+}
+[[gnu::always_inline]] inline M8 operator<(const V8& a, double k) {
+  return lanewise<M8>(a, a, [k](V2 x, V2) { return x < k; });
+}
+[[gnu::always_inline]] inline M8 operator>(const V8& a, double k) {
+  return lanewise<M8>(a, a, [k](V2 x, V2) { return x > k; });
+}
+[[gnu::always_inline]] inline M8 operator&(const M8& a, const M8& b) {
+  return lanewise<M8>(a, b, [](M2 x, M2 y) { return x & y; });
+}
+[[gnu::always_inline]] inline M8 operator|(const M8& a, const M8& b) {
+  return lanewise<M8>(a, b, [](M2 x, M2 y) { return x | y; });
+}
 [[gnu::always_inline]] inline M8& operator&=(M8& a, const M8& b) { return a = a & b; }
 // std::abs and std::max(a, b) = (a < b ? b : a) per lane.
 [[gnu::always_inline]] inline V8 vabs(const V8& a) {
@@ -240,18 +264,21 @@ inline DD operator*(DD a, DD b) {
   p.lo += a.hi * b.lo + a.lo * b.hi;
   return fast_two_sum(p.hi, p.lo);
 }
-// Double-double sums of eight lanes, operation for operation operator+ above.
-inline void two_sum(V8 a, V8 b, V8& hi, V8& lo) {
+// Double-double sums of lanes (V8 here, V4 below), operation for operation operator+ above.
+template <class V>
+inline void two_sum(V a, V b, V& hi, V& lo) {
   hi = a + b;
-  const V8 bv = hi - a, av = hi - bv;
+  const V bv = hi - a, av = hi - bv;
   lo = (a - av) + (b - bv);
 }
-inline void fast_two_sum(V8 a, V8 b, V8& hi, V8& lo) {
+template <class V>
+inline void fast_two_sum(V a, V b, V& hi, V& lo) {
   hi = a + b;
   lo = b - (hi - a);
 }
-inline void add(V8 ah, V8 al, V8 bh, V8 bl, V8& hi, V8& lo) {
-  V8 sh, sl, th, tl;
+template <class V>
+inline void add(V ah, V al, V bh, V bl, V& hi, V& lo) {
+  V sh, sl, th, tl;
   two_sum(ah, bh, sh, sl);
   two_sum(al, bl, th, tl);
   sl += th;
@@ -286,7 +313,7 @@ struct DoubleTraits {
   struct Lanes {
     V8 v;
     S get(int j) const { return v[j]; }
-    void set(int j, S x) { v[j] = x; }
+    void set(int j, S x) { v.set(j, x); }
   };
   static Lanes half_sum(const Lanes& a, const Lanes& b) { return {(a.v + b.v) * 0.5}; }
   static V8 mag(const Lanes& a) { return vabs(a.v); }
@@ -320,7 +347,7 @@ struct DDTraits {
   struct Lanes {
     V8 hi, lo;
     S get(int j) const { return {hi[j], lo[j]}; }
-    void set(int j, S x) { hi[j] = x.hi, lo[j] = x.lo; }
+    void set(int j, S x) { hi.set(j, x.hi), lo.set(j, x.lo); }
   };
   static Lanes half_sum(const Lanes& a, const Lanes& b) {
     Lanes s;
@@ -415,27 +442,12 @@ inline V3d diff<DoubleTraits>(const cases::Vec3& a, const cases::Vec3& b) {
 // products' error terms by an exact FMA per lane.
 // fma(a, b, -p) per lane: exact for the error term of p = a·b (as fast::two_prod).
 inline V4 fms(V4 a, V4 b, V4 p) { return (V4)_mm256_fmsub_pd((__m256d)a, (__m256d)b, (__m256d)p); }
-inline void two_sum(V4 a, V4 b, V4& hi, V4& lo) {
-  hi = a + b;
-  const V4 bv = hi - a, av = hi - bv;
-  lo = (a - av) + (b - bv);
-}
-inline void fast_two_sum(V4 a, V4 b, V4& hi, V4& lo) {
-  hi = a + b;
-  lo = b - (hi - a);
-}
 struct DD4 {
   V4 hi, lo;
 };
 inline DD4 operator+(const DD4& a, const DD4& b) {  // as operator+(DD, DD)
-  V4 sh, sl, th, tl;
-  two_sum(a.hi, b.hi, sh, sl);
-  two_sum(a.lo, b.lo, th, tl);
-  sl += th;
-  fast_two_sum(sh, sl, sh, sl);
-  sl += tl;
   DD4 r;
-  fast_two_sum(sh, sl, r.hi, r.lo);
+  add(a.hi, a.lo, b.hi, b.lo, r.hi, r.lo);
   return r;
 }
 inline DD4 operator-(const DD4& a) { return {-a.hi, -a.lo}; }
@@ -673,8 +685,8 @@ double coefs_out(const std::array<VM<T>, N>& in, typename T::Lanes* out, int j) 
   return e;
 }
 
-// De Casteljau at 1/2 of c[0..D]: halves into l and r. Returns the bound added to the
-// coefficients' error: each average has error <= avg_rel |a + b| / 2 (+ underflow), and
+// De Casteljau at 1/2 of c[0..D] (halves: into l and r, with h the average; split: with the
+// bound it adds to the coefficients' error, returned): each average has error <= avg_rel |a + b| / 2 (+ underflow), and
 // averages of bounded errors stay bounded, so D levels add D (avg_rel max|c| + 2^-1022)
 // (a normal slack, as in coefs_out; it was 2^-1070, larger only makes exclusion harder).
 // Written out per degree, every value in a local: the same averages in the same order as
@@ -682,72 +694,47 @@ double coefs_out(const std::array<VM<T>, N>& in, typename T::Lanes* out, int j) 
 // changes), but without the loop over a stack array, which the compiler turned into scalar
 // stores read back as vector loads (store-forwarding stalls; the split was the double
 // search's hot spot). r may alias c (the right half overwrites the parent): c is read first.
-template <class T, int D>
-double split(const typename T::S* c, typename T::S* l, typename T::S* r) {
+template <int D, class C, class H>
+[[gnu::always_inline]] inline void halves(const C* c, C* l, C* r, H h) {
   static_assert(D >= 2 && D <= 4);
-  using S = typename T::S;
-  auto h = [](S a, S b) { return T::half_sum(a, b); };
-  double mx = 0;
-  for (int i = 0; i <= D; ++i) mx = std::max(mx, T::mag(c[i]));
   if constexpr (D == 2) {
-    const S c0 = c[0], c1 = c[1], c2 = c[2];
-    const S a0 = h(c0, c1), a1 = h(c1, c2), b0 = h(a0, a1);
+    const C c0 = c[0], c1 = c[1], c2 = c[2];
+    const C a0 = h(c0, c1), a1 = h(c1, c2), b0 = h(a0, a1);
     l[0] = c0, l[1] = a0, l[2] = b0;
     r[0] = b0, r[1] = a1, r[2] = c2;
   } else if constexpr (D == 3) {
-    const S c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
-    const S a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3);
-    const S b0 = h(a0, a1), b1 = h(a1, a2), d0 = h(b0, b1);
+    const C c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+    const C a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3);
+    const C b0 = h(a0, a1), b1 = h(a1, a2), d0 = h(b0, b1);
     l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0;
     r[0] = d0, r[1] = b1, r[2] = a2, r[3] = c3;
   } else {
-    const S c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
-    const S a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3), a3 = h(c3, c4);
-    const S b0 = h(a0, a1), b1 = h(a1, a2), b2 = h(a2, a3);
-    const S d0 = h(b0, b1), d1 = h(b1, b2), e0 = h(d0, d1);
+    const C c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
+    const C a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3), a3 = h(c3, c4);
+    const C b0 = h(a0, a1), b1 = h(a1, a2), b2 = h(a2, a3);
+    const C d0 = h(b0, b1), d1 = h(b1, b2), e0 = h(d0, d1);
     l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0, l[4] = e0;
     r[0] = e0, r[1] = d1, r[2] = b2, r[3] = a3, r[4] = c4;
   }
+}
+template <class T, int D>
+double split(const typename T::S* c, typename T::S* l, typename T::S* r) {
+  double mx = 0;
+  for (int i = 0; i <= D; ++i) mx = std::max(mx, T::mag(c[i]));
+  halves<D>(c, l, r, [](typename T::S a, typename T::S b) { return T::half_sum(a, b); });
   return D * (T::avg_rel * mx + 0x1p-1022) * round_up;
 }
-
 // The same on lanes: every lane is split as split() splits one polynomial (the same averages
 // in the same order) and gets its own bound.
 template <class T, int D>
 V8 split(const typename T::Lanes* c, typename T::Lanes* l, typename T::Lanes* r) {
-  static_assert(D == 2 || D == 4);
-  using L = typename T::Lanes;
-  auto h = [](const L& a, const L& b) { return T::half_sum(a, b); };
   V8 mx{};
   for (int i = 0; i <= D; ++i) mx = vmax(mx, T::mag(c[i]));
-  if constexpr (D == 2) {
-    const L c0 = c[0], c1 = c[1], c2 = c[2];
-    const L a0 = h(c0, c1), a1 = h(c1, c2), b0 = h(a0, a1);
-    l[0] = c0, l[1] = a0, l[2] = b0;
-    r[0] = b0, r[1] = a1, r[2] = c2;
-  } else {
-    const L c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
-    const L a0 = h(c0, c1), a1 = h(c1, c2), a2 = h(c2, c3), a3 = h(c3, c4);
-    const L b0 = h(a0, a1), b1 = h(a1, a2), b2 = h(a2, a3);
-    const L d0 = h(b0, b1), d1 = h(b1, b2), e0 = h(d0, d1);
-    l[0] = c0, l[1] = a0, l[2] = b0, l[3] = d0, l[4] = e0;
-    r[0] = e0, r[1] = d1, r[2] = b2, r[3] = a3, r[4] = c4;
-  }
+  using L = typename T::Lanes;
+  halves<D>(c, l, r, [](const L& a, const L& b) { return T::half_sum(a, b); });
   return double(D) * (T::avg_rel * mx + 0x1p-1022) * round_up;
 }
 
-template <class T, int D>
-bool all_below(const typename T::S* c, double e) {  // every coefficient < -e: poly < 0
-  for (int i = 0; i <= D; ++i)
-    if (!T::below(c[i], e)) return false;
-  return true;
-}
-template <class T, int D>
-bool all_above(const typename T::S* c, double e) {  // every coefficient > e: poly > 0
-  for (int i = 0; i <= D; ++i)
-    if (!T::above(c[i], e)) return false;
-  return true;
-}
 template <class T, int D>
 bool no_root(const typename T::S* c, double e) {  // all > e or all < -e
   bool pos = true, neg = true;
@@ -1102,8 +1089,8 @@ void pairs_out(const Quad<T>& n, const Quad<T>& c, Node<T>& root, int& nq) {
       lo[i] = comp(n[i]) - comp(c[i]);
       hi[i] = comp(n[i]) + comp(c[i]);
     }
-    root.eqa[nq / 2] = coefs_out<T>(lo, root.qa, nq / 2);
-    root.eqb[nq / 2] = coefs_out<T>(hi, root.qb, nq / 2);
+    root.eqa.set(nq / 2, coefs_out<T>(lo, root.qa, nq / 2));
+    root.eqb.set(nq / 2, coefs_out<T>(hi, root.qb, nq / 2));
     nq += 2;
   }
 }
@@ -1136,7 +1123,7 @@ bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
   root.live = ~0u;
   for (int j = 6; j < nlanes; ++j) {  // unused lanes: zeros (split like the others)
     for (auto& c : root.g) c.set(j, {});
-    root.eg[j] = 0;
+    root.eg.set(j, 0);
   }
   const auto& x = q.x;
   if (q.kind == cases::CcdKind::vertex_face) {
@@ -1149,24 +1136,24 @@ bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     const auto pb = lin<T>(x[0], x[2], x[4], x[6], span), pc = lin<T>(x[0], x[3], x[4], x[7], span);
     const auto cb = lin<T>(x[3], x[2], x[7], x[6], span), ac = lin<T>(x[1], x[3], x[5], x[7], span);
     const auto kv = cross(ba, pa);
-    root.eg[0] = coefs_out<T>(dot4(n, kv), root.g, 0);
+    root.eg.set(0, coefs_out<T>(dot4(n, kv), root.g, 0));
     if (g_out(0)) return true;
-    root.eg[1] = coefs_out<T>(dot4(n, cross(cb, pb)), root.g, 1);
+    root.eg.set(1, coefs_out<T>(dot4(n, cross(cb, pb)), root.g, 1));
     if (g_out(1)) return true;
-    root.eg[2] = coefs_out<T>(dot4(n, cross(ac, pc)), root.g, 2);
+    root.eg.set(2, coefs_out<T>(dot4(n, cross(ac, pc)), root.g, 2));
     if (g_out(2)) return true;
     // p - a = u (b - a) + v (c - a) gives (b-a) x (p-a) = v n, (p-a) x (c-a) = u n,
     // (b-p) x (c-p) = (1-u-v) n, so |.|^2 <= |n|^2: necessary even when n = 0, and it
     // separates a point from a degenerate (collinear) triangle.
     const auto nn = dot4(n, n);
     const auto ku = cross(pa, ca);
-    root.eg[3] = coefs_out<T>(minus(nn, dot4(kv, kv)), root.g, 3);
+    root.eg.set(3, coefs_out<T>(minus(nn, dot4(kv, kv)), root.g, 3));
     if (g_out(3)) return true;
-    root.eg[4] = coefs_out<T>(minus(nn, dot4(ku, ku)), root.g, 4);
+    root.eg.set(4, coefs_out<T>(minus(nn, dot4(ku, ku)), root.g, 4));
     if (g_out(4)) return true;
     const auto bp = lin<T>(x[2], x[0], x[6], x[4], span), cp = lin<T>(x[3], x[0], x[7], x[4], span);
     const auto kw = cross(bp, cp);
-    root.eg[5] = coefs_out<T>(minus(nn, dot4(kw, kw)), root.g, 5);
+    root.eg.set(5, coefs_out<T>(minus(nn, dot4(kw, kw)), root.g, 5));
     if (g_out(5)) return true;
     // (The pairs (n_k -+ lambda n_k) would apply here too; they double the cost per
     // sub-interval and were not needed on the public or generated sets, so they are off.)
@@ -1180,24 +1167,25 @@ bool root_node(const cases::CcdQuery& q, Span span, int& nq, Node<T>& root, CcdF
     // = s m and u m at a common point (the planted fault swaps the first cross product)
     const auto ks = fault == CcdFault::ee_cross_sign ? cross(db, w) : cross(w, db);
     const auto ku = cross(w, da);
-    root.eg[0] = coefs_out<T>(dot4(m, ks), root.g, 0);          // s |m|^2 >= 0
+    root.eg.set(0, coefs_out<T>(dot4(m, ks), root.g, 0));          // s |m|^2 >= 0
     if (g_out(0)) return true;
-    root.eg[1] = coefs_out<T>(dot4(m, sub(m, ks)), root.g, 1);  // (1 - s) |m|^2 >= 0
+    root.eg.set(1, coefs_out<T>(dot4(m, sub(m, ks)), root.g, 1));  // (1 - s) |m|^2 >= 0
     if (g_out(1)) return true;
-    root.eg[2] = coefs_out<T>(dot4(m, ku), root.g, 2);          // u |m|^2 >= 0
+    root.eg.set(2, coefs_out<T>(dot4(m, ku), root.g, 2));          // u |m|^2 >= 0
     if (g_out(2)) return true;
-    root.eg[3] = coefs_out<T>(dot4(m, sub(m, ku)), root.g, 3);  // (1 - u) |m|^2 >= 0
+    root.eg.set(3, coefs_out<T>(dot4(m, sub(m, ku)), root.g, 3));  // (1 - u) |m|^2 >= 0
     if (g_out(3)) return true;
     // |s m|^2 <= |m|^2 and |u m|^2 <= |m|^2 hold even for parallel edges (m = 0) and
     // separate parallel edges that are apart.
     const auto mm = dot4(m, m);
-    root.eg[4] = coefs_out<T>(minus(mm, dot4(ks, ks)), root.g, 4);
+    root.eg.set(4, coefs_out<T>(minus(mm, dot4(ks, ks)), root.g, 4));
     if (g_out(4)) return true;
-    root.eg[5] = coefs_out<T>(minus(mm, dot4(ku, ku)), root.g, 5);
+    root.eg.set(5, coefs_out<T>(minus(mm, dot4(ku, ku)), root.g, 5));
     if (g_out(5)) return true;
     for (int i = 6; i < nlanes; ++i) {
       for (auto* c : {&root.qa[0], &root.qa[1], &root.qa[2], &root.qb[0], &root.qb[1], &root.qb[2]}) c->set(i, {});
-      root.eqa[i] = root.eqb[i] = 0;
+      root.eqa.set(i, 0);
+      root.eqb.set(i, 0);
     }
     pairs_out(m, ks, root, nq);
     if (pairs_out_from(0)) return true;

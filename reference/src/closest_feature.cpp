@@ -204,7 +204,7 @@ bool scaled(const cases::ClosestFeatureQuery& q, std::array<cases::Vec3, 4>& v, 
   double largest = 0;
   for (const auto* x : src) largest = std::max(largest, x->cwiseAbs().maxCoeff());
   if (!(largest > 0) || !std::isfinite(largest)) return false;
-  k = -std::ilogb(largest);  // in [-1023, 1074]
+  k = -dd::exponent(largest);  // in [-1023, 1074]; std::ilogb's value without its libm call
   for (int j = 0; j < 4; ++j)
     for (int i = 0; i < 3; ++i) {
       const double x = (*src[j])[i], y = dd::scale2(x, k);  // exact unless it lands in the subnormal range
