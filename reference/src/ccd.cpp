@@ -137,7 +137,7 @@ struct PointEdge {
   LazyPolynomial along_;       // (p - x) . (y - x)
   LazyPolynomial rest_;        // |y - x|^2 - along
   PointEdge(const PVec& p, const PVec& x, const PVec& y)
-      : px(p, x), py(p, y), e(y - x), cr(cross(p - x, e)) {}
+      : px(p, x), py(p, y), e(y - x), cr(cross(px.d, e)) {}
   // p - x is px.d.
   const Polynomial& along() const { return along_.get([this] { return dot(px.d, e); }); }
   const Polynomial& rest() const { return rest_.get([this] { return dot(e, e) - along(); }); }
@@ -336,13 +336,23 @@ long double segment_segment_squared(const L3& a0, const L3& a1, const L3& b0, co
   return d;
 }
 
-long double distance_at(const cases::CcdQuery& q, long double t) {
+// The query's coordinates in long double, converted once for the many distance_at calls of
+// a separation estimate (the conversion is exact; a subnormal double costs x87 an assist
+// each time it is loaded).
+struct LongQuery {
+  cases::CcdKind kind;
+  std::array<L3, 8> x;
+  explicit LongQuery(const cases::CcdQuery& q) : kind(q.kind) {
+    for (int i = 0; i < 8; ++i) x[i] = q.x[i].cast<long double>();
+  }
+};
+long double distance_at(const LongQuery& q, long double t) {
   std::array<L3, 4> v;
-  for (int i = 0; i < 4; ++i)
-    v[i] = (1 - t) * q.x[i].cast<long double>() + t * q.x[i + 4].cast<long double>();
+  for (int i = 0; i < 4; ++i) v[i] = (1 - t) * q.x[i] + t * q.x[i + 4];
   return std::sqrt(q.kind == cases::CcdKind::vertex_face ? point_triangle_squared(v[0], v[1], v[2], v[3])
                                                          : segment_segment_squared(v[0], v[1], v[2], v[3]));
 }
+long double distance_at(const cases::CcdQuery& q, long double t) { return distance_at(LongQuery(q), t); }
 
 // The margin of the feature decision (see cases::CcdResult::feature_margin): long double at
 // t (the contact time rounded down; the positions move by at most 2^-53 of the scale from
@@ -1037,7 +1047,7 @@ std::pair<long double, long double> separation_window(int i) {
 // The estimate's golden-section search over [lo, hi] (100 steps): the smaller of its two last
 // samples. `stop(d)` is asked of every new sample d; true ends the search with that sample.
 template <class Stop>
-long double separation_search(const cases::CcdQuery& q, long double lo, long double hi, Stop stop) {
+long double separation_search(const LongQuery& q, long double lo, long double hi, Stop stop) {
   const long double g = (std::sqrt(5.0L) - 1) / 2;
   long double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
   long double f1 = distance_at(q, x1), f2 = distance_at(q, x2);
@@ -1060,8 +1070,9 @@ long double separation_search(const cases::CcdQuery& q, long double lo, long dou
 // smallest (ccd_separation_of_miss evaluates the samples that can matter, best first).
 double ccd_separation_of_miss_full_grid(const cases::CcdQuery& q) {
   constexpr int n = separation_grid;
+  const LongQuery lq(q);
   std::array<long double, n + 1> d;
-  for (int i = 0; i <= n; ++i) d[i] = distance_at(q, static_cast<long double>(i) / n);
+  for (int i = 0; i <= n; ++i) d[i] = distance_at(lq, static_cast<long double>(i) / n);
   // Golden-section refinement around the three smallest samples.
   std::vector<int> idx(n + 1);
   for (int i = 0; i <= n; ++i) idx[i] = i;
@@ -1069,7 +1080,7 @@ double ccd_separation_of_miss_full_grid(const cases::CcdQuery& q) {
   long double best = d[idx[0]];
   for (int k = 0; k < 3; ++k) {
     const auto [lo, hi] = separation_window(idx[k]);
-    best = std::min(best, separation_search(q, lo, hi, [](long double) { return false; }));
+    best = std::min(best, separation_search(lq, lo, hi, [](long double) { return false; }));
   }
   return static_cast<double>(best / cases::ccd_scale(q));
 }
@@ -1265,7 +1276,7 @@ struct GridMinima {
   bool stopped = false, ambiguous = false;
 };
 template <class Stop>
-GridMinima grid_minima(const cases::CcdQuery& q, Stop stop) {
+GridMinima grid_minima(const cases::CcdQuery& q, const LongQuery& lq, Stop stop) {
   constexpr int n = separation_grid;
   const long double scale = cases::ccd_scale(q);
   const ScaledQuery sq(q);
@@ -1292,7 +1303,7 @@ GridMinima grid_minima(const cases::CcdQuery& q, Stop stop) {
       for (int i = c.a; i <= c.b; ++i) {
         if (known[i]) continue;
         known[i] = true;
-        d[i] = distance_at(q, static_cast<long double>(i) / n);
+        d[i] = distance_at(lq, static_cast<long double>(i) / n);
         if (stop(d[i])) {
           out.stopped = true;
           return out;
@@ -1330,12 +1341,13 @@ GridMinima grid_minima(const cases::CcdQuery& q, Stop stop) {
 // minimum is among its three smallest samples, and the searches run around those three.
 double ccd_separation_of_miss(const cases::CcdQuery& q) {
   require_finite(q);
-  const GridMinima g = grid_minima(q, [](long double) { return false; });
+  const LongQuery lq(q);
+  const GridMinima g = grid_minima(q, lq, [](long double) { return false; });
   if (g.ambiguous) return ccd_separation_of_miss_full_grid(q);
   long double best = g.smallest;
   for (int k = 0; k < 3; ++k) {
     const auto [lo, hi] = separation_window(g.idx[k]);
-    best = std::min(best, separation_search(q, lo, hi, [](long double) { return false; }));
+    best = std::min(best, separation_search(lq, lo, hi, [](long double) { return false; }));
   }
   return static_cast<double>(best / cases::ccd_scale(q));
 }
@@ -1350,14 +1362,15 @@ bool ccd_separation_of_miss_at_most(const cases::CcdQuery& q, double x) {
   require_finite(q);
   const long double scale = cases::ccd_scale(q);
   auto at_most = [&](long double d) { return static_cast<double>(d / scale) <= x; };
-  const GridMinima g = grid_minima(q, at_most);
+  const LongQuery lq(q);
+  const GridMinima g = grid_minima(q, lq, at_most);
   if (g.stopped) return true;
   if (g.ambiguous) return ccd_separation_of_miss_full_grid(q) <= x;
   const ScaledQuery sq(q);
   for (int k = 0; k < 3; ++k) {
     const auto [lo, hi] = separation_window(g.idx[k]);
     if (sq.over(static_cast<double>(lo), static_cast<double>(hi)).bound > x) continue;
-    if (at_most(separation_search(q, lo, hi, at_most))) return true;  // the estimate's own search
+    if (at_most(separation_search(lq, lo, hi, at_most))) return true;  // the estimate's own search
   }
   return false;
 }
