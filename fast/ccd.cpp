@@ -23,10 +23,11 @@
 // its own namespace and its own lane width (CONTACTBENCH_CCD_WIDTH: doubles per register of
 // the lanes, see V8). The arithmetic is the same in every pass: lane operations are IEEE
 // operations per lane, two_prod is an exact FMA either way (a libm call in the baseline pass),
-// and this source is compiled with -fno-tree-slp-vectorize (CMakeLists.txt), because GCC 12's
-// SLP vectorizer fuses a*b + c into vfmaddsub under -ffp-contract=off once FMA is enabled,
-// which changed answers (measured: 261 of 3,902 generated queries with -mfma). The passes
-// give the same answers bit for bit (test ccd/fast/instruction_sets_agree).
+// and this source is compiled with -fno-tree-slp-vectorize and without the precompiled
+// header (CMakeLists.txt), because GCC 12's SLP vectorizer fuses a*b + c into vfmaddsub under
+// -ffp-contract=off once FMA is enabled, which changed answers (measured: 261 of 3,902
+// generated queries with -mfma). The passes give the same answers and searches bit for bit
+// (test ccd/fast/instruction_sets_agree).
 #define CONTACTBENCH_CCD_PASS baseline
 #define CONTACTBENCH_CCD_WIDTH 2
 #include "fast/ccd.cpp"
@@ -64,6 +65,7 @@ bool ccd_in_domain(const cases::CcdQuery& q) {
   return cases::ccd_scale(q) >= 0x1p-200;
 }
 
+namespace {
 using CcdImpl = cases::CcdResult (*)(const cases::CcdQuery&, CcdFault, CcdTrace*);
 CcdImpl ccd_impl(CcdIsa isa) {
 #ifdef CONTACTBENCH_CCD_CLONES
@@ -73,6 +75,7 @@ CcdImpl ccd_impl(CcdIsa isa) {
   (void)isa;
   return baseline::ccd_planted;
 }
+}  // namespace
 
 CcdIsa ccd_best_isa() {
 #ifdef CONTACTBENCH_CCD_CLONES
@@ -135,7 +138,8 @@ constexpr double round_up = 1 + 0x1p-50;  // makes a bound computed in round-to-
 // the same double as std::ldexp(1.0, -k), without a libm call per search node.
 inline double pow2_neg(int k) { return std::bit_cast<double>(std::uint64_t(1023 - k) << 52); }
 
-// Eight lanes of doubles, as four SSE2 registers of two (GCC's vector extension). The conditions g_j and the pair
+// Eight lanes of doubles in registers of this pass's width (GCC's vector extension: two
+// lanes per SSE2 register, four per AVX2, eight per AVX-512). The conditions g_j and the pair
 // quadratics are held as lanes, coefficient k of every polynomial side by side, so de
 // Casteljau and the sign tests treat all of them at once. Each lane runs exactly the scalar
 // IEEE operations of DoubleTraits / DDTraits below in the same order (no fused or reordered
@@ -145,16 +149,16 @@ constexpr int nlanes = 8;
 constexpr int vw = CONTACTBENCH_CCD_WIDTH;  // doubles per register (of this pass)
 // The alignment is explicit: without -mavx, GCC caps a vector type's alignment at 16 bytes,
 // while the code compiled under #pragma GCC target("avx2") assumes 32 (aligned loads).
-using V2 = double __attribute__((vector_size(8 * vw), aligned(8 * vw)));        // one register
-using M2 = std::int64_t __attribute__((vector_size(8 * vw), aligned(8 * vw)));  // comparisons: 0 or -1 per lane
+using Reg = double __attribute__((vector_size(8 * vw), aligned(8 * vw)));        // one register
+using RegMask = std::int64_t __attribute__((vector_size(8 * vw), aligned(8 * vw)));  // 0 or -1 per lane
 constexpr int nreg = nlanes / vw;
 struct V8 {
-  V2 p[nreg];
+  Reg p[nreg];
   double operator[](int j) const { return p[j / vw][j % vw]; }
   void set(int j, double x) { p[j / vw][j % vw] = x; }  // (clang binds no reference to a lane)
 };
 struct M8 {
-  M2 p[nreg];
+  RegMask p[nreg];
 };
 // Lane-wise operations, each the scalar operation on every lane.
 template <class R, class A, class B, class F>
@@ -164,49 +168,49 @@ template <class R, class A, class B, class F>
   return r;
 }
 [[gnu::always_inline]] inline V8 operator+(const V8& a, const V8& b) {
-  return lanewise<V8>(a, b, [](V2 x, V2 y) { return x + y; });
+  return lanewise<V8>(a, b, [](Reg x, Reg y) { return x + y; });
 }
 [[gnu::always_inline]] inline V8 operator-(const V8& a, const V8& b) {
-  return lanewise<V8>(a, b, [](V2 x, V2 y) { return x - y; });
+  return lanewise<V8>(a, b, [](Reg x, Reg y) { return x - y; });
 }
 [[gnu::always_inline]] inline V8 operator*(const V8& a, double k) {
-  return lanewise<V8>(a, a, [k](V2 x, V2) { return x * k; });
+  return lanewise<V8>(a, a, [k](Reg x, Reg) { return x * k; });
 }
 [[gnu::always_inline]] inline V8 operator*(double k, const V8& a) {
-  return lanewise<V8>(a, a, [k](V2 x, V2) { return k * x; });
+  return lanewise<V8>(a, a, [k](Reg x, Reg) { return k * x; });
 }
 [[gnu::always_inline]] inline V8 operator+(const V8& a, double k) {
-  return lanewise<V8>(a, a, [k](V2 x, V2) { return x + k; });
+  return lanewise<V8>(a, a, [k](Reg x, Reg) { return x + k; });
 }
 [[gnu::always_inline]] inline V8 operator-(const V8& a) {
-  return lanewise<V8>(a, a, [](V2 x, V2) { return -x; });
+  return lanewise<V8>(a, a, [](Reg x, Reg) { return -x; });
 }
 [[gnu::always_inline]] inline V8& operator+=(V8& a, const V8& b) { return a = a + b; }
 [[gnu::always_inline]] inline M8 operator<(const V8& a, const V8& b) {
-  return lanewise<M8>(a, b, [](V2 x, V2 y) { return x < y; });
+  return lanewise<M8>(a, b, [](Reg x, Reg y) { return x < y; });
 }
 [[gnu::always_inline]] inline M8 operator>(const V8& a, const V8& b) {
-  return lanewise<M8>(a, b, [](V2 x, V2 y) { return x > y; });
+  return lanewise<M8>(a, b, [](Reg x, Reg y) { return x > y; });
 }
 [[gnu::always_inline]] inline M8 operator<(const V8& a, double k) {
-  return lanewise<M8>(a, a, [k](V2 x, V2) { return x < k; });
+  return lanewise<M8>(a, a, [k](Reg x, Reg) { return x < k; });
 }
 [[gnu::always_inline]] inline M8 operator>(const V8& a, double k) {
-  return lanewise<M8>(a, a, [k](V2 x, V2) { return x > k; });
+  return lanewise<M8>(a, a, [k](Reg x, Reg) { return x > k; });
 }
 [[gnu::always_inline]] inline M8 operator&(const M8& a, const M8& b) {
-  return lanewise<M8>(a, b, [](M2 x, M2 y) { return x & y; });
+  return lanewise<M8>(a, b, [](RegMask x, RegMask y) { return x & y; });
 }
 [[gnu::always_inline]] inline M8 operator|(const M8& a, const M8& b) {
-  return lanewise<M8>(a, b, [](M2 x, M2 y) { return x | y; });
+  return lanewise<M8>(a, b, [](RegMask x, RegMask y) { return x | y; });
 }
 [[gnu::always_inline]] inline M8& operator&=(M8& a, const M8& b) { return a = a & b; }
 // std::abs and std::max(a, b) = (a < b ? b : a) per lane.
 [[gnu::always_inline]] inline V8 vabs(const V8& a) {
-  return lanewise<V8>(a, a, [](V2 x, V2) { return (V2)((M2)x & 0x7fffffffffffffffLL); });
+  return lanewise<V8>(a, a, [](Reg x, Reg) { return (Reg)((RegMask)x & 0x7fffffffffffffffLL); });
 }
 [[gnu::always_inline]] inline V8 vmax(const V8& a, const V8& b) {
-  return lanewise<V8>(a, b, [](V2 x, V2 y) { return x < y ? y : x; });
+  return lanewise<V8>(a, b, [](Reg x, Reg y) { return x < y ? y : x; });
 }
 inline unsigned bits(const M8& m) {  // lane l true -> bit l
 #if CONTACTBENCH_CCD_WIDTH == 8
@@ -611,8 +615,8 @@ struct Node {
 };
 
 // Which lanes of g (bit j) and of the pairs (bit i) certainly exclude the interval, and which
-// are certainly positive (g) or of one certain sign each (pairs): the scalar all_below /
-// all_above of each polynomial, on all lanes at once.
+// are certainly positive (g) or of one certain sign each (pairs): every coefficient below -e,
+// resp. above e (lane_all_below / lane_all_above below, for one lane), on all lanes at once.
 struct LaneSigns {
   unsigned g_below, g_above, pair_excludes, pair_dead;
 };
@@ -685,15 +689,16 @@ double coefs_out(const std::array<VM<T>, N>& in, typename T::Lanes* out, int j) 
   return e;
 }
 
-// De Casteljau at 1/2 of c[0..D] (halves: into l and r, with h the average; split: with the
-// bound it adds to the coefficients' error, returned): each average has error <= avg_rel |a + b| / 2 (+ underflow), and
-// averages of bounded errors stay bounded, so D levels add D (avg_rel max|c| + 2^-1022)
-// (a normal slack, as in coefs_out; it was 2^-1070, larger only makes exclusion harder).
-// Written out per degree, every value in a local: the same averages in the same order as
-// the triangle of de Casteljau (so bit for bit the same coefficients, nothing a test decides
-// changes), but without the loop over a stack array, which the compiler turned into scalar
-// stores read back as vector loads (store-forwarding stalls; the split was the double
-// search's hot spot). r may alias c (the right half overwrites the parent): c is read first.
+// De Casteljau at 1/2 of c[0..D] (halves: into l and r, h the average; split: also the
+// bound it adds to the coefficients' error, returned): each average has error <= avg_rel
+// |a + b| / 2 (+ underflow), and averages of bounded errors stay bounded, so D levels add
+// D (avg_rel max|c| + 2^-1022) (a normal slack, as in coefs_out; it was 2^-1070, larger only
+// makes exclusion harder). Written out per degree, every value in a local: the same averages
+// in the same order as the triangle of de Casteljau (so bit for bit the same coefficients,
+// nothing a test decides changes), but without the loop over a stack array, which the
+// compiler turned into scalar stores read back as vector loads (store-forwarding stalls; the
+// split was the double search's hot spot). r may alias c (the right half overwrites the
+// parent): c is read first.
 template <int D, class C, class H>
 [[gnu::always_inline]] inline void halves(const C* c, C* l, C* r, H h) {
   static_assert(D >= 2 && D <= 4);
