@@ -426,12 +426,10 @@ using V3d = V3<DoubleTraits>;
 inline V3d operator+(const V3d& a, const V3d& b) { return {a.v + b.v, a.m + b.m}; }
 inline V3d operator-(const V3d& a, const V3d& b) { return {a.v - b.v, a.m + b.m}; }
 inline V3d scale(const V3d& a, double k) { return {a.v * k, a.m * k}; }
+inline V3d permute(const V3d& a, M4 order) { return {__builtin_shuffle(a.v, order), __builtin_shuffle(a.m, order)}; }
 inline V3d cross(const V3d& a, const V3d& b) {
-  const V4 a1 = __builtin_shuffle(a.v, yzx), b1 = __builtin_shuffle(b.v, zxy), a2 = __builtin_shuffle(a.v, zxy),
-           b2 = __builtin_shuffle(b.v, yzx);
-  const V4 m1 = __builtin_shuffle(a.m, yzx) * __builtin_shuffle(b.m, zxy),
-           m2 = __builtin_shuffle(a.m, zxy) * __builtin_shuffle(b.m, yzx);
-  return {a1 * b1 - a2 * b2, m1 + m2};
+  const V3d a1 = permute(a, yzx), b1 = permute(b, zxy), a2 = permute(a, zxy), b2 = permute(b, yzx);
+  return {a1.v * b1.v - a2.v * b2.v, a1.m * b1.m + a2.m * b2.m};
 }
 inline VM<DoubleTraits> dot(const V3d& a, const V3d& b) {
   const V3d p{a.v * b.v, a.m * b.m};
@@ -473,9 +471,9 @@ struct V3<DDTraits> {
 using V3D = V3<DDTraits>;
 inline V3D operator+(const V3D& a, const V3D& b) { return {a.v + b.v, a.m + b.m}; }
 inline V3D operator-(const V3D& a, const V3D& b) { return {a.v + -b.v, a.m + b.m}; }
-inline V3D scale(const V3D& a, double k) {
-  if (k != 0.5) __builtin_unreachable();  // the only factor V3s are scaled by (cross of Lins)
-  return {{a.v.hi * 0.5, a.v.lo * 0.5}, a.m * k};
+inline V3D scale(const V3D& a, double k) {  // as DDTraits::scale per lane
+  if (k == 0.5) return {{a.v.hi * 0.5, a.v.lo * 0.5}, a.m * k};
+  return {a.v * splat(k == 1.0 / 3.0 ? third : (k == 2.0 / 3.0 ? two_thirds : sixth)), a.m * k};
 }
 inline V3D permute(const V3D& a, M4 order) {
   return {{__builtin_shuffle(a.v.hi, order), __builtin_shuffle(a.v.lo, order)}, __builtin_shuffle(a.m, order)};
@@ -620,12 +618,6 @@ struct Node {
 struct LaneSigns {
   unsigned g_below, g_above, pair_excludes, pair_dead;
 };
-template <class T>
-unsigned g_below(const Node<T>& n) {
-  M8 m = T::below(n.g[0], n.eg);
-  for (int k = 1; k <= 4; ++k) m &= T::below(n.g[k], n.eg);
-  return bits(m);
-}
 template <class T>
 LaneSigns lane_signs(const Node<T>& n, bool pairs) {
   M8 gb = T::below(n.g[0], n.eg), ga = T::above(n.g[0], n.eg);
@@ -827,17 +819,21 @@ struct Search {
   static double up(DD t) { return t.lo > 0 ? std::nextafter(t.hi, 2.0) : t.hi; }
   double width(int depth) const { return pow2_neg(base_depth + depth); }
 
-  bool excluded(const Node<T>& n, DD t0, int depth) const {
-    return excluded_span(n, down(t0), up(t0 + DD{width(depth), 0}));
-  }
   // The live lanes: g_0 .. g_(ng-1) and pairs 0 .. nq/2 - 1.
   unsigned live_g(const Node<T>& n) const { return n.live & ((1u << ng) - 1); }
   unsigned live_pairs(const Node<T>& n) const { return n.live >> 8 & ((1u << nq / 2) - 1); }
-  bool excluded_span(const Node<T>& n, double ta, double tb) const {
+  // Excluded over [ta, tb]: f has no root, a live g_j is certainly < 0, a live pair has
+  // strictly opposite signs, or the swept boxes are disjoint. `signs` keeps the lanes' signs
+  // (when f did not decide) for contact_certain and the dead conditions.
+  bool excluded_span(const Node<T>& n, double ta, double tb, LaneSigns& signs) const {
     if (no_root<T, 3>(n.f, n.ef)) return true;
-    if (g_below(n) & live_g(n)) return true;
-    if (live_pairs(n) && (lane_signs(n, true).pair_excludes & live_pairs(n))) return true;
+    signs = lane_signs(n, live_pairs(n) != 0);
+    if ((signs.g_below & live_g(n)) || (signs.pair_excludes & live_pairs(n))) return true;
     return boxes.disjoint(ta, tb);
+  }
+  bool excluded_span(const Node<T>& n, double ta, double tb) const {
+    LaneSigns signs;
+    return excluded_span(n, ta, tb, signs);
   }
   // A contact certainly exists in the sub-interval when f takes certified opposite signs at
   // its ends (c_0 and c_3 are the exact end values) and the strict inside conditions hold
@@ -949,12 +945,8 @@ struct Search {
       LaneSigns signs{};
       if (it.proven) {
         if (no_root<T, 3>(it.n.f, it.n.ef)) continue;
-      } else {
-        // excluded(), with the lanes' signs kept for contact_certain and the dead conditions
-        if (no_root<T, 3>(it.n.f, it.n.ef)) continue;
-        signs = lane_signs(it.n, live_pairs(it.n) != 0);
-        if ((signs.g_below & live_g(it.n)) || (signs.pair_excludes & live_pairs(it.n))) continue;
-        if (boxes.disjoint(down(t0), up(t0 + DD{width(depth), 0}))) continue;
+      } else if (excluded_span(it.n, down(t0), up(t0 + DD{width(depth), 0}), signs)) {
+        continue;
       }
       const bool proven = it.proven || contact_certain(it.n, signs.g_above);
       if (growing && !proven && depth > 0) {

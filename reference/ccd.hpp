@@ -40,6 +40,7 @@ double ccd_separation(const cases::CcdQuery& q);
 // The same for a query already known to miss (skips the exact decision). It evaluates only
 // the samples that can matter (the grid best first, as ccd_separation_of_miss_at_most); the
 // estimate on every grid sample, for tests: ccd_separation_of_miss_full_grid (the same double).
+// Both throw cases::InputError on NaN/Inf (as ccd does).
 double ccd_separation_of_miss(const cases::CcdQuery& q);
 double ccd_separation_of_miss_full_grid(const cases::CcdQuery& q);
 
