@@ -421,24 +421,24 @@ std::optional<Region> plain_region(PlainStage& st) {
 // positive doubles with relative error < 2^-48), the one certainly below all others, when
 // the plain enclosures [(|v| − b)²/N, (|v| + b)²/N], widened by 2^-40 relative for the
 // roundings, separate it; -1 otherwise (the double-double stage then takes the enclosed
-// minimum of all). Norms, values and results near the underflow range are not separated
-// (a square of a value near 2^-540 is subnormal: its few bits can round it up).
+// minimum of all). Compared by cross-multiplication, (|v_b| + b_b)²·N_i against
+// (|v_i| − b_i)²·N_b, without the six divisions (each side has at most five roundings of u
+// and N's 2^-48, well inside the 2^-40). Values and norms outside [2^-200, 2^100] and
+// [2^-400, 2^100] are not separated, so every square and product stays a normal double.
 template <std::size_t M>
 int certainly_least(const std::array<const PlainValue*, M>& value, const std::array<double, M>& norm2) {
-  std::array<double, M> lo, hi;
+  std::array<double, M> lo, hi;  // (|v| ∓ b)²: the term's ends times its norm
   for (std::size_t i = 0; i < M; ++i) {
     const double a = std::abs(value[i]->v);
-    // Relative errors hold above: no square below may underflow (the quotients stay normal).
-    if (!(norm2[i] >= 0x1p-900 && a - value[i]->bound >= 0x1p-450)) return -1;
-    lo[i] = (a - value[i]->bound) * (a - value[i]->bound) / norm2[i] * (1 - 0x1p-40);
-    hi[i] = (a + value[i]->bound) * (a + value[i]->bound) / norm2[i] * (1 + 0x1p-40);
+    if (!(norm2[i] >= 0x1p-400 && norm2[i] <= 0x1p100 && a - value[i]->bound >= 0x1p-200 && a <= 0x1p100)) return -1;
+    lo[i] = (a - value[i]->bound) * (a - value[i]->bound);
+    hi[i] = (a + value[i]->bound) * (a + value[i]->bound);
   }
   std::size_t best = 0;
   for (std::size_t i = 1; i < M; ++i)
-    if (hi[i] < hi[best]) best = i;
-  if (!(hi[best] >= 0x1p-1000 && std::isfinite(hi[best]))) return -1;
+    if (hi[i] * norm2[best] < hi[best] * norm2[i]) best = i;
   for (std::size_t i = 0; i < M; ++i)
-    if (i != best && !(hi[best] < lo[i])) return -1;
+    if (i != best && !(hi[best] * norm2[i] * (1 + 0x1p-40) < lo[i] * norm2[best] * (1 - 0x1p-40))) return -1;
   return static_cast<int>(best);
 }
 
@@ -516,14 +516,14 @@ BoundedT<F> quotient(const BoundedT<F>& a, const BoundedT<F>& b) {
   BoundedT<F> q;
   dd::quick_two_sum(q1, rho / b.hi, q.hi, q.lo);
   const double bm = std::abs(b.hi) * (1 - 0x1p-50);
-  const double num = a.err + q.mag() * b.err;
-  const double spread = b.err < bm ? num / (bm - b.err) * (1 + 0x1p-50) : dd::inf;
-  q.err = b.err < bm ? spread + 2 * dd::U * q.mag() +
-                           (a.hi != 0 && (dd::tiny(a.hi) || dd::tiny(q.hi)) ? dd::T + dd::T / bm : 0) +
-                           (dd::bound_underflows(q.mag(), b.err) || (num != 0 && spread < 0x1p-960)
-                                ? dd::T + dd::T / (bm - b.err)
-                                : 0)
-                     : dd::inf;
+  const double qb = q.mag() * b.err, num = a.err + qb;
+  if (!(b.err < bm)) return {q.hi, q.lo, dd::inf};
+  const double spread = num / (bm - b.err) * (1 + 0x1p-50);
+  q.err = spread + 2 * dd::U * q.mag();
+  // The underflow terms, as dd::mul's: certainly 0 (one branch) unless a value is tiny.
+  if (!(std::min(std::abs(a.hi), std::abs(q.hi)) >= 0x1p-800 && std::min(qb, spread) >= 0x1p-960)) [[unlikely]]
+    q.err = q.err + (a.hi != 0 && (dd::tiny(a.hi) || dd::tiny(q.hi)) ? dd::T + dd::T / bm : 0) +
+            (dd::bound_underflows(q.mag(), b.err) || (num != 0 && spread < 0x1p-960) ? dd::T + dd::T / (bm - b.err) : 0);
   return q;
 }
 
