@@ -121,6 +121,28 @@ BOOST_AUTO_TEST_CASE(subnormal_tie_goes_to_the_exact_path) {
   }
 }
 
+// Vertex a of a = 0, b = (1, 0, 0), c = (0, 1, 0) with p = −(1 + 2^-26, 2^-27, 2^-27): dn_0 =
+// p·(b − a) = −(1 + 2^-26) < 0 and dp_0 = p·(c − a) = −2^-27 < 0, so vertex0, point a. Its
+// squared distance (1 + 2^-26)² + 2·2^-54 = 1 + 2^-25 + 2^-52 + 2^-53 is the midpoint of
+// 1 + 2^-25 + 2^-52 (odd last bit) and 1 + 2^-25 + 2^-51 (even): a tie, rounded to the even
+// one, which no enclosure can certify (the far queries' |p − v|² of few-bit differences lie on
+// ties often). The margin is min(dn², dp²)/|longest edge|² = 2^-54/2 under the root: 2^-27.5,
+// irrational, rounded up by the filtered stage. So that stage answers all but the squared
+// distance, which the integers give alone, not the whole exact path.
+BOOST_AUTO_TEST_CASE(squared_distance_tie_from_the_integers) {
+  auto& stats = reference::closest_feature_filter_stats();
+  const auto before = stats;
+  const Answer a = answer({{-(1 + 0x1p-26), -0x1p-27, -0x1p-27}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+  BOOST_TEST(!a.filtered);
+  BOOST_TEST(stats.exact_squared_distance == before.exact_squared_distance + 1);
+  BOOST_TEST(stats.exact == before.exact);
+  BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::vertex0));
+  for (int i = 0; i < 3; ++i) BOOST_TEST(same_bits(a.r.point[i], 0.0));
+  BOOST_TEST(same_bits(a.r.squared_distance, 1 + 0x1p-25 + 0x1p-51));
+  BOOST_TEST(a.r.margin > 0x1p-27 / std::sqrt(2.0) * (1 - 0x1p-50));
+  BOOST_TEST(a.r.margin < 0x1p-27 / std::sqrt(2.0) * (1 + 0x1p-50));
+}
+
 // Normal range, a = 0, b = (4, 4, 0), c = (4, −4, 0), p = (x, 2, 0) with x tiny: edge0 (as
 // above: p above y = x, c below; dn_0 = 4(x + 2), dp_1 = 24 − 4x, dn_1 = 16, dn_2 = 40 − 4x),
 // closest point ((x + 2)/2)(1, 1, 0).

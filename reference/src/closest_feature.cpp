@@ -119,6 +119,29 @@ Region exact_region(const Decisions<mpz_class>& d) {
   return Region::face;
 }
 
+// The squared distance from p to the region's feature, on the query as integers (p, a, b, c
+// times 2^-exp), rounded to the nearest double: vertex k |w|², open edge k
+// (|w|²|e|² − dn²)/|e|², face h²/|n|² (w = p − v_k, e = v_(k+1) − v_k, dn = w·e,
+// n = (b − a) × (c − a), h = n·(p − a)). Only what the region needs is computed: the
+// filtered stage's answers call it alone where their squared distance could not be rounded.
+double exact_squared_distance(const IntegerPoints<4>& iq, Region region) {
+  const auto& v = iq.v;
+  const int kind = static_cast<int>(region);
+  if (kind >= 4) {
+    const auto w = v[0] - v[1 + (kind - 4)];
+    return exact::quotient_to_double(dot(w, w), 1, 2 * iq.exp);
+  }
+  if (kind >= 1) {
+    const int k = kind - 1;
+    const auto e = v[1 + (k + 1) % 3] - v[1 + k], w = v[0] - v[1 + k];
+    const mpz_class dn = dot(w, e), e2 = dot(e, e);
+    return exact::quotient_to_double(dot(w, w) * e2 - dn * dn, e2, 2 * iq.exp);
+  }
+  const V3<mpz_class> n = cross(v[2] - v[1], v[3] - v[1]);
+  const mpz_class h = dot(n, v[0] - v[1]);
+  return exact::quotient_to_double(h * h, dot(n, n), 2 * iq.exp);
+}
+
 }  // namespace
 
 cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQuery& q) {
@@ -143,7 +166,6 @@ cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQue
   const int kind = static_cast<int>(region);
   // Margin terms value^2 / norm^2 (squared distances to the region's bounding planes).
   std::vector<std::pair<mpz_class, mpz_class>> terms;
-  mpz_class d2_num, d2_den = 1;
   if (kind >= 4) {  // vertex k: closest point is the vertex itself
     const int k = kind - 4;
     const auto w = v[0] - *vert[k];
@@ -151,7 +173,6 @@ cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQue
     terms.push_back({dn * dn, dot(e[k], e[k])});
     terms.push_back({dp * dp, dot(e[(k + 2) % 3], e[(k + 2) % 3])});
     r.point = k == 0 ? q.a : (k == 1 ? q.b : q.c);
-    d2_num = dot(w, w);
   } else if (kind >= 1) {  // open edge k: v_k + t e_k, t = dn / |e_k|^2
     const int k = kind - 1;
     const auto w = v[0] - *vert[k];
@@ -162,8 +183,6 @@ cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQue
     terms.push_back({rest * rest, e2});
     for (int i = 0; i < 3; ++i)
       r.point[i] = exact::quotient_to_double((*vert[k])[i] * e2 + dn * e[k][i], e2, iq.exp);
-    d2_num = dot(w, w) * e2 - dn * dn;
-    d2_den = e2;
   } else {  // open face: p minus its offset along n
     const auto w = v[0] - *vert[0];
     const mpz_class h = dot(n, w);
@@ -173,10 +192,8 @@ cases::ClosestFeatureResult closest_feature_exact(const cases::ClosestFeatureQue
       terms.push_back({s * s, n2 * dot(e[k], e[k])});
     }
     for (int i = 0; i < 3; ++i) r.point[i] = exact::quotient_to_double(v[0][i] * n2 - h * n[i], n2, iq.exp);
-    d2_num = h * h;
-    d2_den = n2;
   }
-  r.squared_distance = exact::quotient_to_double(d2_num, d2_den, 2 * iq.exp);
+  r.squared_distance = exact_squared_distance(iq, region);
   // Smallest term, compared exactly by cross-multiplication; then relative to L^2.
   std::size_t best = 0;
   for (std::size_t i = 1; i < terms.size(); ++i)
@@ -564,10 +581,12 @@ constexpr double static_units = 8 * dd::U, static_floor = 0x1p-980;
 // The region's point, squared distance and margin in double-double (Static: the
 // polynomials with the static bounds above, only for a region the plain stage decided;
 // else running bounds throughout), each accepted only when its enclosure rounds to one
-// double; nullopt otherwise. The margin's square root (irrational in general, MPFR on the
-// exact path) is the double-double root here: its upward rounding is certified like the
-// others, and the MPFR path's rounding (up at 256 bits, then up to 53) lands on the same
-// double whenever the enclosure does not straddle one (it is much wider than 2^-256
+// double; nullopt otherwise, except for the squared distance, left NaN (the integers give it
+// alone: its formula is the one that cancels when p lies in the plane up to rounding, and
+// the exact |p − v|² of a far query often lies on a tie). The margin's square root
+// (irrational in general, MPFR on the exact path) is the double-double root here: its
+// upward rounding is certified like the others, and the MPFR path's rounding (up at 256
+// bits, then up to 53) lands on the same double whenever the enclosure does not straddle one (it is much wider than 2^-256
 // relative). Only what the region needs is computed in double-double: of the margin terms
 // the one the plain stage certifies least (all of them when it cannot), of the edges'
 // squared lengths the one it certifies longest, of the differences p − v_j those used.
@@ -687,7 +706,7 @@ template <bool F, bool Static>
       d2 = h * t;
     }
   }
-  if (std::isnan(r.squared_distance = unscaled(d2, 2 * k))) return std::nullopt;
+  r.squared_distance = unscaled(d2, 2 * k);  // NaN: left to the integers (see closest_feature)
   if (zero_margin) {
     r.margin = 0;
   } else {
@@ -707,7 +726,8 @@ using RunningOutputs = std::optional<cases::ClosestFeatureResult> (*)(const case
 
 // The filtered stage of closest_feature: region from the plain-double stage (or, when it
 // cannot decide, the interval filter), then the outputs, first with static bounds (plain
-// regions only), then with running bounds. nullopt sends the query to the exact path.
+// regions only), then with running bounds (also when only the squared distance was left
+// NaN). nullopt sends the query to the exact path.
 template <bool F, RunningOutputs running>
 [[gnu::always_inline]] inline std::optional<cases::ClosestFeatureResult> filtered_stage(const cases::ClosestFeatureQuery& q) {
   std::array<cases::Vec3, 4> qs;
@@ -718,7 +738,7 @@ template <bool F, RunningOutputs running>
   const std::optional<Region> plain = plain_region(st);
   if (plain) {
     verdict.region = *plain;  // no decision value it needs is zero (see PlainStage)
-    if (auto r = stage_outputs<F, true>(q, qs, k, st, true, verdict)) return r;
+    if (auto r = stage_outputs<F, true>(q, qs, k, st, true, verdict); r && !std::isnan(r->squared_distance)) return r;
     ++closest_feature_filter_stats().static_deferred;
   } else {
     std::optional<IntervalVerdict> iv;
@@ -764,18 +784,37 @@ ClosestFeatureFilterStats& closest_feature_filter_stats() {
   return stats;
 }
 
-std::optional<cases::ClosestFeatureResult> closest_feature_filtered_stage(const cases::ClosestFeatureQuery& q,
-                                                                          bool use_fma) {
+namespace {
+
+// The filtered stage's answer, its squared distance NaN where only that output could not be
+// rounded (a tie of the exact value, or a formula that cancels: p in the plane up to
+// rounding); nullopt where it defers to the exact path.
+std::optional<cases::ClosestFeatureResult> filtered_answer(const cases::ClosestFeatureQuery& q, bool use_fma) {
 #ifdef CONTACTBENCH_FMA_STAGE
   if (use_fma && __builtin_cpu_supports("fma")) return filtered_fma(q);
 #endif
   return filtered_split(q);
 }
 
+}  // namespace
+
+std::optional<cases::ClosestFeatureResult> closest_feature_filtered_stage(const cases::ClosestFeatureQuery& q,
+                                                                          bool use_fma) {
+  auto r = filtered_answer(q, use_fma);
+  if (r && std::isnan(r->squared_distance)) return std::nullopt;
+  return r;
+}
+
 cases::ClosestFeatureResult closest_feature(const cases::ClosestFeatureQuery& q) {
   auto& stats = closest_feature_filter_stats();
-  if (auto r = closest_feature_filtered_stage(q, true)) {
-    ++stats.filtered;
+  if (auto r = filtered_answer(q, true)) {
+    if (std::isnan(r->squared_distance)) {  // the region, point and margin stand: the integers for d² alone
+      ++stats.exact_squared_distance;
+      r->squared_distance =
+          exact_squared_distance(exact::to_integers<4, cases::Vec3>({&q.p, &q.a, &q.b, &q.c}), r->region);
+    } else {
+      ++stats.filtered;
+    }
     return *r;
   }
   ++stats.exact;
