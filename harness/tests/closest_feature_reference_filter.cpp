@@ -221,7 +221,8 @@ BOOST_AUTO_TEST_CASE(least_margin_term_keeps_its_own_bound) {
 // so it rounds when 4·err_h < 2^-55·2^-j. Static: err_h = 8U·5/4 = 10U, rounds for j ≤ 41
 // (j < 41.68). Running: n_i carry 2U each (two exact products, one sum), n_i·p_i 3U|p_i|,
 // the two sums U·5/16 and U·2^-j: err_h ≈ 4.06U, rounds for j ≤ 42 (j < 42.98). So j = 41
-// is answered with static bounds, j = 42 by the running retry, j = 44 by the exact path.
+// is answered with static bounds, j = 42 by the running retry, j = 44 by the integers (the
+// squared distance alone: the point and margin still round).
 // The closest point p − (2^-j/3)(1, 1, 1) is ≥ 0.17 ulp from a midpoint in every
 // coordinate, the margin unremarkable: the squared distance alone decides.
 BOOST_AUTO_TEST_CASE(static_bounds_defer_where_a_formula_cancels) {
@@ -232,11 +233,14 @@ BOOST_AUTO_TEST_CASE(static_bounds_defer_where_a_formula_cancels) {
   auto& stats = reference::closest_feature_filter_stats();
   for (const Case& c : {Case{41, true, true}, Case{42, false, true}, Case{44, false, false}}) {
     const double eps = std::ldexp(1.0, -c.j);
-    const auto deferred = stats.static_deferred;
+    const auto before = stats;
     const Answer a = answer({{0.625, -0.3125, -0.3125 + eps}, {0, 0, 0}, {1, -1, 0}, {1, 0, -1}});
     BOOST_TEST_CONTEXT("j = " << c.j) {
       BOOST_TEST(a.filtered == c.filtered);
-      BOOST_TEST((stats.static_deferred == deferred) == c.static_answers);
+      BOOST_TEST((stats.static_deferred == before.static_deferred) == c.static_answers);
+      // Not filtered: only the squared distance from the integers, never the whole exact path.
+      BOOST_TEST(stats.exact_squared_distance == before.exact_squared_distance + (c.filtered ? 0 : 1));
+      BOOST_TEST(stats.exact == before.exact);
       BOOST_TEST(static_cast<int>(a.r.region) == static_cast<int>(Region::face));
       BOOST_TEST(same_bits(a.r.squared_distance, eps * eps / 3));  // eps² exact: one rounding
       BOOST_TEST(same_bits(a.r.point[0], 0.625 - eps / 3));  // two roundings, ≥ 0.17 ulp from a midpoint
